@@ -1,0 +1,41 @@
+# The two commands of the README, and what they need. Every target installs what it uses, so a fresh
+# clone needs only Python 3.11+, Node.js 18+ and make.
+
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve test build check browser lock clean
+
+## Preview the book at http://127.0.0.1:8000/ with live reload.
+serve: $(VENV)/.installed node_modules/.installed
+	$(VENV)/bin/mkdocs serve --livereload
+
+## Run every test: the math, the hooks, the built site and the widgets in a real browser.
+test: $(VENV)/.installed node_modules/.installed browser
+	$(PYTHON) -m pytest
+
+## Build the site into site/ exactly as it is published.
+build: $(VENV)/.installed node_modules/.installed
+	$(VENV)/bin/mkdocs build --strict
+
+## Find a Chromium for the browser tests, or install one; stops with what to install if it cannot.
+browser: $(VENV)/.installed
+	$(PYTHON) scripts/ensure_browser.py
+
+$(VENV)/.installed: requirements/dev.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements/dev.txt
+	touch $@
+
+node_modules/.installed: package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+## Re-pin the Python dependencies (with hashes) after editing requirements/*.in.
+lock: $(VENV)/.installed
+	cd requirements && ../$(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras -o book.txt book.in
+	cd requirements && ../$(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras -o dev.txt dev.in
+
+clean:
+	rm -rf site $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

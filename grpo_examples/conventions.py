@@ -1,0 +1,53 @@
+"""How real trainers normalise: which std, and which epsilon in the denominator.
+
+Read from the trainers' source; the version each was read at is stamped on it, because defaults move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from grpo_examples.advantages import Rewards, advantages
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A_i = (r_i - mu) / (std_ddof(r) + eps), as one trainer computes it."""
+
+    key: str
+    label: str
+    ddof: int
+    eps: float
+    source: str
+
+    def advantages(self, rewards: Rewards) -> NDArray[np.float64]:
+        """A_i under this convention."""
+        return advantages(rewards, ddof=self.ddof, eps=self.eps)
+
+
+POPULATION = Convention(
+    key="population",
+    label="population std (the book)",
+    ddof=0,
+    eps=0.0,
+    source="DeepSeekMath, arXiv 2402.03300, section 4.1.2 (the paper names no convention)",
+)
+TRL = Convention(
+    key="trl",
+    label="TRL: sample std + 1e-4",
+    ddof=1,
+    eps=1e-4,
+    source="huggingface/trl, trl/trainer/grpo_trainer.py, read at version 1.10.0.dev0",
+)
+VERL = Convention(
+    key="verl",
+    label="verl: sample std + 1e-6",
+    ddof=1,
+    eps=1e-6,
+    source="volcengine/verl, verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage",
+)
+
+CONVENTIONS: dict[str, Convention] = {c.key: c for c in (POPULATION, TRL, VERL)}

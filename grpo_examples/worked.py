@@ -1,0 +1,104 @@
+"""The chapter's worked example in exact arithmetic, so a page can show 4/5 = 0.8 and say '=' only
+when a value is exact.
+
+mu = (1/G) sum_i r_i;  sigma^2 = (1/G) sum_i (r_i - mu)^2, which for 0/1 rewards is p(1 - p) with
+p = mu (a Bernoulli group);  A_i = (r_i - mu) / sigma.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from grpo_examples.advantages import Rewards, as_rewards, rewards_all_equal
+
+# Rewards such as 0.9 are floats that are not exactly 9/10; the worked example reads them as the
+# nearest fraction with a denominator up to this bound, which recovers what the author wrote.
+_MAX_DENOMINATOR = 10**6
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Every response of the group that earned one reward value: r, how many, r - mu, and A."""
+
+    reward: Fraction
+    count: int
+    deviation: Fraction
+    advantage: Fraction | float
+
+
+@dataclass(frozen=True)
+class GroupWorking:
+    """The group statistics and advantages, each as exact as the numbers allow."""
+
+    rewards: tuple[Fraction, ...]
+    mean: Fraction
+    variance: Fraction
+    std: Fraction | float
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def size(self) -> int:
+        """G."""
+        return len(self.rewards)
+
+    @property
+    def total(self) -> Fraction:
+        """sum_i r_i."""
+        return sum(self.rewards, Fraction(0))
+
+    @property
+    def is_binary(self) -> bool:
+        """All rewards are 0 or 1, so the variance takes the Bernoulli form p(1 - p)."""
+        return all(r in (0, 1) for r in self.rewards)
+
+    @property
+    def all_equal(self) -> bool:
+        """No reward differs from the others: sigma = 0 and every advantage is 0."""
+        return len(self.outcomes) == 1
+
+    def rare_to_common(self) -> Fraction:
+        """|A_rare| / |A_common| for a group with two outcomes: |r_rare - mu| / |r_common - mu|.
+
+        The std cancels, so the ratio is exact, and it equals n_common / n_rare: the rarer an
+        outcome, the harder it is pushed.
+        """
+        if len(self.outcomes) != 2:
+            raise ValueError(f"the ratio needs exactly two distinct rewards, got {len(self.outcomes)}")
+        rare, common = sorted(self.outcomes, key=lambda o: o.count)
+        return abs(rare.deviation) / abs(common.deviation)
+
+    def outcome(self, reward: float) -> Outcome:
+        """The outcome with this reward; KeyError if no response earned it."""
+        for outcome in self.outcomes:
+            if outcome.reward == Fraction(reward).limit_denominator(_MAX_DENOMINATOR):
+                return outcome
+        raise KeyError(f"no response in {[float(r) for r in self.rewards]} has reward {reward}")
+
+
+def exact_sqrt(value: Fraction) -> Fraction | float:
+    """sqrt(a/b) as a fraction when a and b are perfect squares, else as a float."""
+    num, den = math.isqrt(value.numerator), math.isqrt(value.denominator)
+    if num * num == value.numerator and den * den == value.denominator:
+        return Fraction(num, den)
+    return math.sqrt(value)
+
+
+def work_group(rewards: Rewards) -> GroupWorking:
+    """mu, sigma^2 (population), sigma and A = (r - mu) / sigma for each distinct reward r."""
+    exact = tuple(Fraction(float(r)).limit_denominator(_MAX_DENOMINATOR) for r in as_rewards(rewards))
+    mean = sum(exact, Fraction(0)) / len(exact)
+    variance = sum(((r - mean) ** 2 for r in exact), Fraction(0)) / len(exact)
+    std = exact_sqrt(variance)
+    equal = rewards_all_equal([float(r) for r in exact])
+    outcomes = tuple(
+        Outcome(
+            reward=r,
+            count=exact.count(r),
+            deviation=r - mean,
+            advantage=Fraction(0) if equal else (r - mean) / std,
+        )
+        for r in sorted(set(exact), reverse=True)
+    )
+    return GroupWorking(exact, mean, variance, std, outcomes)

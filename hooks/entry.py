@@ -1,0 +1,55 @@
+"""The one hook file that mkdocs.yml names; it forwards MkDocs' events to hooks/events.py.
+
+MkDocs imports a hook file once per process, so under `mkdocs serve` an edit to the book's code
+would never be seen. This file therefore holds no logic of its own: at the start of every build it
+checks the files of grpo_examples/ and hooks/ and, if any changed, re-imports those packages, so
+the next reload shows the new numbers without restarting the server.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("grpo_examples", "hooks")
+
+_stamp: tuple[tuple[str, int], ...] = ()
+
+
+def _source_stamp() -> tuple[tuple[str, int], ...]:
+    files = (p for package in PACKAGES for p in (ROOT / package).rglob("*") if p.suffix in {".py", ".toml", ".js"})
+    return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in files))
+
+
+def _events(reload: bool = False) -> ModuleType:
+    global _stamp
+    if str(ROOT) not in sys.path:  # not at import: MkDocs restores sys.path after importing a hook file
+        sys.path.insert(0, str(ROOT))
+    if reload and _stamp != (stamp := _source_stamp()):
+        if "hooks.events" in sys.modules:
+            sys.modules["hooks.events"].shutdown()
+        for name in [n for n in sys.modules if n.split(".")[0] in PACKAGES]:
+            del sys.modules[name]
+        _stamp = stamp
+    return importlib.import_module("hooks.events")
+
+
+def on_config(config: Any) -> Any:
+    return _events(reload=True).on_config(config)
+
+
+def on_files(files: Any, config: Any) -> Any:
+    return _events().on_files(files, config)
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    result: str = _events().on_page_markdown(markdown, page, config, files)
+    return result
+
+
+def on_shutdown() -> None:
+    _events().shutdown()

@@ -1,0 +1,72 @@
+"""The book's MkDocs events: expand placeholders, render the math with one KaTeX, serve KaTeX's assets.
+
+hooks/entry.py forwards MkDocs' events here (and re-imports this module when the code changes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from hooks import scan
+from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
+from hooks.placeholders import PageError, expand
+
+KATEX_URL = "assets/katex/"
+_renderer: KatexRenderer | None = None
+
+
+def _katex(config: MkDocsConfig) -> KatexRenderer:
+    global _renderer
+    if _renderer is None:
+        root = Path(config.config_file_path).resolve().parent
+        try:
+            _renderer = KatexRenderer(root / "node_modules" / "katex")
+        except KatexError as error:
+            raise PluginError(str(error)) from None
+    return _renderer
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX."""
+    config.markdown_extensions.append(KatexMath(_katex(config)))
+    config.extra_css.insert(0, KATEX_URL + STYLESHEET)
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML."""
+    dist = _katex(config).assets
+    for path in [dist / STYLESHEET, *sorted((dist / "fonts").iterdir())]:
+        uri = KATEX_URL + path.relative_to(dist).as_posix()
+        files.append(File.generated(config, uri, abs_src_path=str(path)))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
+    path = page.file.src_uri
+    try:
+        expanded = expand(markdown, path)
+        renderer = _katex(config)
+        for formula in scan.formulas(expanded.markdown):
+            try:
+                renderer.render(formula.tex, formula.display)
+            except KatexError as error:
+                line = expanded.source_lines[formula.line - 1]
+                raise PageError(path, line, f"KaTeX cannot render this formula: {error}", formula.tex) from None
+    except PageError as error:
+        raise PluginError(str(error)) from None
+    return expanded.markdown
+
+
+def shutdown() -> None:
+    """Stop the KaTeX process (at the end of a build, or before this module is re-imported)."""
+    global _renderer
+    if _renderer is not None:
+        _renderer.close()
+        _renderer = None

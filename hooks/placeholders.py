@@ -1,0 +1,252 @@
+"""The placeholders a chapter writes, and their expansion into Markdown.
+
+    <!-- grpo:value easy.advantage.wrong -->          a number in a sentence: −2.0
+    <!-- grpo:value easy.count.correct as=words -->   the same, in words: four
+    <!-- grpo:formula easy.advantage.wrong -->        a formula filled in with the numbers (inline)
+    <!-- grpo:formula easy.mean display -->           the same, as a displayed equation
+    <!-- grpo:block worked-example easy -->           a whole block, on a line of its own
+    <!-- grpo:check easy wrong-is-rare -->            nothing, but the build fails if the claim is false
+
+HTML comments collide with neither TeX braces nor Markdown, and a page viewed raw (on GitHub, say)
+hides them. They expand in prose only: inside code they stay as written, so a page can document
+them; inside math they are an error. Names are looked up in registries; nothing is evaluated.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import grpo_examples as gx
+from hooks import scan
+from hooks.blocks import BLOCKS, BlockError
+from hooks.formulas import FORMULAS, FormulaError
+from hooks.markdown_text import escape_attribute, escape_markdown
+from hooks.numbers import count_words, decimal, times_words
+from hooks.quantities import QUANTITIES, Quantity, QuantityError
+
+MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
+OPENING = re.compile(r"<!--\s*grpo\b")
+
+
+class PlaceholderError(Exception):
+    """A placeholder that cannot be expanded: the message says why and what to write instead."""
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """One parsed marker: its kind, its positional arguments and its key=value options."""
+
+    kind: str
+    args: tuple[str, ...]
+    options: dict[str, str]
+    text: str
+
+
+def parse(text: str) -> Placeholder:
+    """`<!-- grpo:kind arg ... key=value -->` into its parts."""
+    match = MARKER.fullmatch(text)
+    if match is None:
+        raise PlaceholderError("malformed placeholder: write <!-- grpo:kind arguments -->")
+    words = match.group("body").split()
+    if not words:
+        raise PlaceholderError("empty placeholder: name a kind after 'grpo:' (" + ", ".join(KINDS) + ")")
+    kind, rest = words[0], words[1:]
+    options = dict(word.split("=", 1) for word in rest if "=" in word)
+    args = tuple(word for word in rest if "=" not in word)
+    return Placeholder(kind, args, options, text)
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _unknown(what: str, name: str, known: Iterable[str]) -> PlaceholderError:
+    known = list(known)
+    return PlaceholderError(f"unknown {what} {name!r}{_suggest(name, known)} (known: {', '.join(known)})")
+
+
+def _example(name: str) -> gx.Example:
+    examples = gx.load_examples()
+    if name not in examples:
+        raise _unknown("example", name, examples)
+    return examples[name]
+
+
+def _split_name(name: str, registry: Iterable[str], what: str) -> tuple[gx.Example, str]:
+    example, _, item = name.partition(".")
+    if not item:
+        raise PlaceholderError(f"write the {what} as <example>.<{what}>, e.g. easy.mean; got {name!r}")
+    found = _example(example)
+    if item not in registry:
+        raise _unknown(what, item, registry)
+    return found, item
+
+
+def _only(placeholder: Placeholder, args: int, options: set[str]) -> None:
+    if len(placeholder.args) != args:
+        raise PlaceholderError(f"grpo:{placeholder.kind} takes {args} name(s), got {len(placeholder.args)}")
+    extra = set(placeholder.options) - options
+    if extra:
+        known = ", ".join(sorted(options)) or "none"
+        raise PlaceholderError(f"grpo:{placeholder.kind} has no option {sorted(extra)[0]!r} (options: {known})")
+
+
+def _format(quantity: Quantity, style: str | None) -> str:
+    value = quantity.value
+    if isinstance(value, str):
+        return escape_markdown(value)
+    if style == "words":
+        if isinstance(value, int):
+            return count_words(value)
+        return times_words(value)
+    if style is not None:
+        raise PlaceholderError(f"unknown format as={style!r} (known: words)")
+    if isinstance(value, int):
+        return str(value)
+    return decimal(value).prose(signed=quantity.signed)
+
+
+def value(placeholder: Placeholder, line: str) -> str:
+    """A formatted number (or text) inside a sentence, with the call behind it as a tooltip."""
+    _only(placeholder, 1, {"as"})
+    example, name = _split_name(placeholder.args[0], QUANTITIES, "quantity")
+    try:
+        quantity = QUANTITIES[name](example)
+    except QuantityError as error:
+        raise PlaceholderError(str(error)) from None
+    shown = _format(quantity, placeholder.options.get("as"))
+    return (
+        f'<span class="grpo-value" title="Computed at build time: {escape_attribute(quantity.source)}">{shown}</span>'
+    )
+
+
+def formula(placeholder: Placeholder, line: str) -> str:
+    """A formula filled in with one group's numbers: inline, or displayed with `display`."""
+    display = "display" in placeholder.args
+    args = [a for a in placeholder.args if a != "display"]
+    _only(Placeholder(placeholder.kind, tuple(args), placeholder.options, placeholder.text), 1, set())
+    example, name = _split_name(args[0], FORMULAS, "formula")
+    try:
+        tex = FORMULAS[name](gx.work_group(example.rewards))
+    except FormulaError as error:
+        raise PlaceholderError(f"{example.name}: {error}") from None
+    if display:
+        _alone(placeholder, line)
+        return f"```math\n{tex}\n```"
+    return f"$`{tex}`$"
+
+
+def block(placeholder: Placeholder, line: str) -> str:
+    """A whole computed block (worked steps, tables) for the named examples."""
+    _alone(placeholder, line)
+    if not placeholder.args:
+        raise PlaceholderError("grpo:block needs a block name: " + ", ".join(BLOCKS))
+    name, *examples = placeholder.args
+    if name not in BLOCKS:
+        raise _unknown("block", name, BLOCKS)
+    _only(Placeholder(placeholder.kind, tuple(examples), placeholder.options, placeholder.text), len(examples), set())
+    try:
+        return BLOCKS[name]([_example(e) for e in examples])
+    except BlockError as error:
+        raise PlaceholderError(str(error)) from None
+
+
+CLAIMS: dict[str, Callable[[gx.GroupWorking], bool]] = {
+    "binary": lambda w: w.is_binary,
+    "rewards-differ": lambda w: not w.all_equal,
+    "wrong-is-rare": lambda w: 0 < w.rewards.count(0) < w.rewards.count(1),
+    "right-is-rare": lambda w: 0 < w.rewards.count(1) < w.rewards.count(0),
+}
+
+
+def check(placeholder: Placeholder, line: str) -> str:
+    """Nothing on the page; the build fails if the prose's claim about the group is false."""
+    _only(placeholder, 2, set())
+    example, claim = _example(placeholder.args[0]), placeholder.args[1]
+    if claim not in CLAIMS:
+        raise _unknown("claim", claim, CLAIMS)
+    if not CLAIMS[claim](gx.work_group(example.rewards)):
+        raise PlaceholderError(
+            f"the prose claims {claim!r} of {example.name}, but its rewards are {example.rewards}: rewrite the sentence"
+        )
+    return ""
+
+
+def _alone(placeholder: Placeholder, line: str) -> None:
+    if line.strip() != placeholder.text:
+        raise PlaceholderError(f"grpo:{placeholder.kind} makes a block: put it on a line of its own")
+
+
+KINDS: dict[str, Callable[[Placeholder, str], str]] = {
+    "value": value,
+    "formula": formula,
+    "block": block,
+    "check": check,
+}
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """The page's Markdown with every placeholder expanded, and for each output line the source line."""
+
+    markdown: str
+    source_lines: list[int]
+
+
+class PageError(Exception):
+    """A placeholder or a formula that stops the build, located in its page."""
+
+    def __init__(self, page: str, line: int, message: str, offending: str) -> None:
+        super().__init__(f"{page}:{line}: {message}\n    {offending.strip()}")
+
+
+def _expand_line(line: scan.Line, page: str) -> str:
+    if line.fence == "code":
+        return line.text
+    text, out, pos = line.text, [], 0
+    spans = [] if line.fence == "math" else scan.code_spans(text)
+    for opening in OPENING.finditer(text):
+        start = opening.start()
+        if start < pos:
+            continue
+        inside = next((s for s in spans if s.start <= start < s.end), None)
+        end = text.find("-->", start)
+        offending = text[start : end + 3] if end >= 0 else text[start:]
+        if inside is not None and not inside.is_math:
+            continue  # in inline code: shown as written
+        if line.fence == "math" or inside is not None:
+            raise PageError(
+                page, line.number, "placeholders do not expand inside math; use <!-- grpo:formula ... -->", offending
+            )
+        if end < 0:
+            raise PageError(page, line.number, "unclosed placeholder: it needs '-->' on the same line", offending)
+        try:
+            placeholder = parse(offending)
+            if placeholder.kind not in KINDS:
+                raise _unknown("placeholder kind", placeholder.kind, KINDS)
+            out.append(text[pos:start])
+            out.append(KINDS[placeholder.kind](placeholder, text))
+        except PlaceholderError as error:
+            raise PageError(page, line.number, str(error), offending) from None
+        pos = end + 3
+    out.append(text[pos:])
+    expanded = "".join(out)
+    if expanded != text and "\n" in expanded:
+        indent = text[: len(text) - len(text.lstrip())]
+        expanded = "\n".join(indent + part if part else part for part in expanded.lstrip().split("\n"))
+    return expanded
+
+
+def expand(markdown: str, page: str) -> Expanded:
+    """Every placeholder of the page replaced by what it computes; PageError at the first bad one."""
+    out: list[str] = []
+    source_lines: list[int] = []
+    for line in scan.lines(markdown):
+        for part in _expand_line(line, page).split("\n"):
+            out.append(part)
+            source_lines.append(line.number)
+    return Expanded("\n".join(out), source_lines)

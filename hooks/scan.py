@@ -1,0 +1,107 @@
+"""Where a chapter's Markdown is prose, code or math: placeholders expand only in prose, and every
+formula is found with its line so that a bad one can be reported where it stands.
+
+Fences and inline math follow markdown-katex's own rules (its FENCE_RE, BLOCK_START_RE and
+iter_inline_katex), so this scan sees exactly the formulas that markdown-katex will render.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from markdown_katex.extension import BLOCK_START_RE, FENCE_RE, iter_inline_katex
+
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One source line: its 1-based number, its text, and whether it sits in a fence (and which)."""
+
+    number: int
+    text: str
+    fence: str | None  # None for prose, "math" inside a ```math block, "code" inside any other fence
+
+
+@dataclass(frozen=True)
+class Span:
+    """A part of a prose line that is not prose: inline code or inline math."""
+
+    start: int
+    end: int
+    is_math: bool
+
+
+def lines(markdown: str) -> Iterator[Line]:
+    """Every line, marked with the fence it belongs to (the fence lines themselves included)."""
+    closing: str | None = None
+    kind: str | None = None
+    for number, text in enumerate(markdown.split("\n"), start=1):
+        if closing is not None:
+            yield Line(number, text, kind)
+            if text.rstrip() == closing:
+                closing, kind = None, None
+            continue
+        fence = FENCE_RE.match(text)
+        if fence:
+            closing = fence.group(1) + fence.group(2)
+            kind = "math" if BLOCK_START_RE.match(text) else "code"
+            yield Line(number, text, kind)
+            continue
+        yield Line(number, text, None)
+
+
+def code_spans(text: str) -> list[Span]:
+    """The inline code and inline math ($`...`$) spans of one prose line."""
+    math = [Span(item.start, item.end, True) for item in iter_inline_katex(text)]
+    code = [
+        Span(match.start(), match.end(), False)
+        for match in _CODE_SPAN.finditer(text)
+        if not any(m.start <= match.start() < m.end for m in math)
+    ]
+    return sorted(math + code, key=lambda span: span.start)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """One formula as markdown-katex will receive it."""
+
+    line: int
+    tex: str
+    display: bool
+
+
+def formulas(markdown: str) -> Iterator[Formula]:
+    """Every inline ($`...`$) and display (```math) formula, with the line it starts on."""
+    block: list[Line] = []
+    for line in lines(markdown):
+        if line.fence == "math":
+            block.append(line)
+            if len(block) > 1 and line.text.rstrip() == _closing_fence(block[0].text):
+                yield Formula(block[0].number, block_tex([b.text for b in block]), display=True)
+                block = []
+        elif line.fence is None:
+            for span in code_spans(line.text):
+                if span.is_math:
+                    yield Formula(line.number, inline_tex(line.text[span.start : span.end]), display=False)
+
+
+def _closing_fence(opening: str) -> str:
+    match = FENCE_RE.match(opening)
+    assert match is not None
+    return str(match.group(1) + match.group(2))
+
+
+def block_tex(block_lines: list[str]) -> str:
+    """The TeX of a ```math block given its lines, fences included (as markdown-katex strips it)."""
+    indent = len(block_lines[0]) - len(block_lines[0].lstrip())
+    body = [line[indent:] for line in block_lines[1:-1]]
+    return "\n".join(body).strip()
+
+
+def inline_tex(source: str) -> str:
+    """The TeX inside $`...`$ or $``...``$."""
+    tex: str = re.sub(r"^\$`+|`+\$$", "", source)
+    return tex
