@@ -1,0 +1,130 @@
+"""Shared fixtures: the real `mkdocs build` of the book, a local server for it, and a real Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_FILES = ("mkdocs.yml", "docs", "hooks", "grpo_examples")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of the project folder into site, as a separate process (as an author runs it)."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def copy_project(destination: Path) -> Path:
+    """A copy of the book's sources (KaTeX linked, not copied) that a test may edit and build."""
+    for name in PROJECT_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, destination / name)
+    (destination / "node_modules").symlink_to(ROOT / "node_modules")
+    return destination
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The book as `mkdocs build --strict` makes it from the working tree."""
+    site = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(ROOT, site)
+    assert result.returncode == 0, result.stderr
+    return site
+
+
+@dataclass
+class Server:
+    """A static server for a built site on 127.0.0.1."""
+
+    url: str
+    httpd: http.server.ThreadingHTTPServer = field(repr=False)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_server(built_site: Path) -> Iterator[Server]:
+    """The built site, served on a free port of 127.0.0.1."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield Server(f"http://127.0.0.1:{httpd.server_port}/", httpd)
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """A Chromium on this machine; without one the browser tests fail (in CI and out) with what to install."""
+    path = find_chromium()
+    if path is None:
+        pytest.fail(HOW_TO_INSTALL, pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Browser]:
+    """One headless Chromium for the session, driven by Playwright."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class WatchedPage:
+    """A browser page that records every request it makes and every console error it shows."""
+
+    page: Page
+    requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+    def external_requests(self, server: Server) -> list[str]:
+        """Requests that went anywhere but the local server (data: URLs are not requests to a host)."""
+        return [url for url in self.requests if not url.startswith((server.url, "data:"))]
+
+
+def watch(page: Page) -> WatchedPage:
+    """Start recording a page's requests, console errors and uncaught exceptions."""
+    watched = WatchedPage(page)
+    page.on("request", lambda request: watched.requests.append(request.url))
+    page.on("console", lambda message: watched.console_errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: watched.console_errors.append(str(error)))
+    return watched
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[WatchedPage]:
+    """A fresh desktop-sized page in its own context, watched."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield watch(context.new_page())
+    context.close()
