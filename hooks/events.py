@@ -49,9 +49,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
-    path = page.file.src_uri
+    path = _source_path(page, config)
     try:
-        expanded = expand(markdown, path)
+        expanded = expand(markdown, path, _first_line(page, markdown))
         renderer = _katex(config)
         for formula in scan.formulas(expanded.markdown):
             try:
@@ -62,6 +62,20 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     except PageError as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
+
+
+def _first_line(page: Page, markdown: str) -> int:
+    """The line of the source file on which MkDocs' Markdown (the file less its front matter) starts."""
+    source = page.file.content_string
+    start = source.find(markdown[:200]) if markdown else -1
+    return source.count("\n", 0, start) + 1 if start > 0 else 1
+
+
+def _source_path(page: Page, config: MkDocsConfig) -> str:
+    """The page's file as an author names it: relative to the project, e.g. docs/grpo.md."""
+    root = Path(config.config_file_path).resolve().parent
+    source = Path(page.file.abs_src_path or page.file.src_uri).resolve()
+    return source.relative_to(root).as_posix() if source.is_relative_to(root) else page.file.src_uri
 
 
 def shutdown() -> None:

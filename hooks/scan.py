@@ -34,11 +34,14 @@ class Span:
     is_math: bool
 
 
-def lines(markdown: str) -> Iterator[Line]:
-    """Every line, marked with the fence it belongs to (the fence lines themselves included)."""
+def lines(markdown: str, first_line: int = 1) -> Iterator[Line]:
+    """Every line, marked with the fence it belongs to (the fence lines themselves included).
+
+    first_line is the number of the first line in the source file (front matter comes before it).
+    """
     closing: str | None = None
     kind: str | None = None
-    for number, text in enumerate(markdown.split("\n"), start=1):
+    for number, text in enumerate(markdown.split("\n"), start=first_line):
         if closing is not None:
             yield Line(number, text, kind)
             if text.rstrip() == closing:

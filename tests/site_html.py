@@ -1,0 +1,51 @@
+"""Reading the built site the way a test needs it: page text, formulas' TeX, resource URLs."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from hooks.numbers import MINUS
+
+_BLOCK_TAG = re.compile(r"</?(?:p|div|td|th|tr|li|ul|ol|h[1-6]|br|table|details|summary|figure|figcaption)\b[^>]*>")
+_TAG = re.compile(r"<[^>]+>")
+_ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
+_RESOURCE = re.compile(r'<(?:script|img|iframe|source|video|audio)\b[^>]*?\bsrc="([^"]+)"', re.IGNORECASE)
+_LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+_LOADING_REL = re.compile(r'\brel="(?:stylesheet|icon|preload|modulepreload|manifest|apple-touch-icon)"')
+_HREF = re.compile(r'\bhref="([^"]+)"')
+_CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
+
+
+def page_html(site: Path, page: str) -> str:
+    return (site / page / "index.html").read_text(encoding="utf-8")
+
+
+def article(page: str) -> str:
+    """The chapter's own content, without the theme's navigation around it."""
+    start = page.index('<article class="md-content__inner')
+    return page[start : page.index("</article>", start)]
+
+
+def visible_text(fragment: str) -> str:
+    """Text as a reader sees it, without KaTeX's MathML copy, whitespace folded, minus signs plain."""
+    fragment = re.sub(r'<span class="katex-mathml">.*?</math></span>', " ", fragment, flags=re.DOTALL)
+    fragment = re.sub(r"<(script|style)\b.*?</\1>", " ", fragment, flags=re.DOTALL)
+    text = html.unescape(_TAG.sub("", _BLOCK_TAG.sub(" ", fragment)))
+    return re.sub(r"\s+", " ", text.replace(MINUS, "-")).strip()
+
+
+def formulas_tex(fragment: str) -> list[str]:
+    """The TeX of every formula KaTeX rendered (KaTeX keeps it in the MathML annotation)."""
+    return [html.unescape(tex).strip() for tex in _ANNOTATION.findall(fragment)]
+
+
+def resource_urls(fragment: str) -> list[str]:
+    """Every URL the page would fetch: scripts, stylesheets, icons, images (not links such as rel=canonical)."""
+    links = [tag for tag in _LINK.findall(fragment) if _LOADING_REL.search(tag)]
+    return _RESOURCE.findall(fragment) + [m.group(1) for tag in links if (m := _HREF.search(tag))]
+
+
+def css_urls(stylesheet: str) -> list[str]:
+    return [url for url in _CSS_URL.findall(stylesheet) if not url.startswith("data:")]

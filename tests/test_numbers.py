@@ -1,0 +1,52 @@
+"""Number formatting: one place, the same rules everywhere (hooks/numbers.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hooks.numbers import MINUS, count_words, decimal, times_words
+
+
+@pytest.mark.parametrize(
+    ("value", "prose", "tex"),
+    [
+        (Fraction(4, 5), "0.8", "0.8"),
+        (Fraction(16, 100), "0.16", "0.16"),
+        (0.4999999999999999, "0.5", "0.5"),  # float round-off is not "rounding"
+        (-2.0, MINUS + "2.0", "-2.0"),
+        (2, "2.0", "2.0"),
+        (0.0, "0.0", "0.0"),
+    ],
+)
+def test_exact_values_use_the_fewest_decimals(value: Fraction | float, prose: str, tex: str) -> None:
+    shown = decimal(value)
+    assert shown.exact
+    assert shown.prose() == prose
+    assert shown.tex() == tex
+    assert shown.relation == "="
+
+
+def test_rounded_values_say_so() -> None:
+    shown = decimal(0.24**0.5)
+    assert not shown.exact
+    assert shown.prose() == "≈ 0.4899"
+    assert shown.relation == r"\approx"
+    assert decimal(Fraction(2, 3)).prose() == "≈ 0.6667"
+
+
+def test_signs() -> None:
+    assert decimal(0.5).prose(signed=True) == "+0.5"
+    assert decimal(-2.0).prose(signed=True) == MINUS + "2.0"
+    assert decimal(-2.0).tex(signed=True) == "-2.0"
+    assert decimal(0.0).prose(signed=True) == "0.0"  # zero has no sign
+    assert decimal(-0.00001).prose(signed=True) == "≈ 0.0000"  # rounds to zero: no minus sign either
+
+
+def test_words() -> None:
+    assert count_words(4) == "four"
+    assert count_words(16) == "sixteen"
+    assert count_words(17) == "17"
+    assert times_words(Fraction(4)) == "four times"
+    assert times_words(Fraction(3, 2)) == "1.5 times"

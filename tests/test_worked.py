@@ -1,0 +1,65 @@
+"""The exact worked example and the named groups, checked against the spec by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import grpo_examples as gx
+
+
+def test_easy_group_exact_forms() -> None:
+    # The spec: 4/5 = 0.8; p(1-p) = 0.8 x 0.2 = 0.16; sqrt(0.16) = 0.4; (1-0.8)/0.4 = 0.5; (0-0.8)/0.4 = -2.0.
+    working = gx.work_group([1, 1, 1, 1, 0])
+    assert working.mean == Fraction(4, 5)
+    assert working.is_binary
+    assert working.variance == Fraction(4, 5) * Fraction(1, 5) == Fraction(16, 100)
+    assert working.std == Fraction(2, 5)
+    assert working.outcome(1).deviation == Fraction(1, 5)
+    assert working.outcome(1).advantage == Fraction(1, 2)
+    assert working.outcome(0).advantage == -2
+    assert working.rare_to_common() == 4  # "four times the magnitude"
+
+
+def test_irrational_std_stays_a_float() -> None:
+    working = gx.work_group([1, 1, 1, 0, 0])  # variance 6/25: sqrt is irrational
+    assert working.variance == Fraction(6, 25)
+    assert isinstance(working.std, float)
+    assert working.std == pytest.approx(0.24**0.5)
+
+
+def test_all_equal_group_has_zero_advantage() -> None:
+    working = gx.work_group([0, 0, 0])
+    assert working.all_equal
+    assert working.outcomes[0].advantage == 0
+    with pytest.raises(ValueError, match="two distinct rewards"):
+        working.rare_to_common()
+
+
+@given(st.lists(st.integers(0, 1), min_size=2, max_size=16))
+def test_exact_working_agrees_with_numpy(bits: list[int]) -> None:
+    working = gx.work_group(bits)
+    np.testing.assert_allclose(float(working.mean), gx.group_mean(bits))
+    np.testing.assert_allclose(float(working.std), gx.group_std(bits), atol=1e-12)
+    for reward, advantage in zip(bits, gx.advantages(bits), strict=True):
+        assert float(working.outcome(reward).advantage) == pytest.approx(advantage, abs=1e-12)
+
+
+def test_named_groups_are_scored_by_the_verifier() -> None:
+    # The spec's groups: four of five correct on the easy problem, one of five on the hard one.
+    examples = gx.load_examples()
+    assert examples["easy"].rewards == [1, 1, 1, 1, 0]
+    assert examples["hard"].rewards == [1, 0, 0, 0, 0]
+    assert examples["split"].rewards == [1, 1, 0, 0]
+    for example in examples.values():
+        for response in example.responses:
+            assert response.reward == gx.accuracy_reward(response.text, example.reference)
+
+
+def test_unknown_example_lists_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="known: easy, hard"):
+        gx.get_example("eazy")
