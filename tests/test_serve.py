@@ -79,7 +79,7 @@ def test_edits_show_after_the_automatic_reload(browser: Browser, served: tuple[P
     page = browser.new_page()
     page.goto(url)
     reloads: list[str] = []
-    page.on("load", lambda: reloads.append(page.url))
+    page.on("load", lambda loaded: reloads.append(loaded.url))
 
     # 1. A chapter edit.
     edit(project / "docs" / "grpo.md", "## The idea", "## The idea, edited")
