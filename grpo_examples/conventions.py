@@ -18,10 +18,17 @@ class Convention:
     """A_i = (r_i - mu) / (std_ddof(r) + eps), as one trainer computes it."""
 
     key: str
-    label: str
+    trainer: str
     ddof: int
     eps: float
     source: str
+
+    @property
+    def label(self) -> str:
+        """'TRL: sample std + 1e-4': who computes it, and how, read off the fields."""
+        std = "population std" if self.ddof == 0 else "sample std"
+        eps = "" if self.eps == 0 else " + " + f"{self.eps:.0e}".replace("e-0", "e-")
+        return f"{self.trainer}: {std}{eps}"
 
     def advantages(self, rewards: Rewards) -> NDArray[np.float64]:
         """A_i under this convention."""
@@ -30,24 +37,24 @@ class Convention:
 
 POPULATION = Convention(
     key="population",
-    label="population std (the book)",
+    trainer="the book",
     ddof=0,
     eps=0.0,
     source="DeepSeekMath, arXiv 2402.03300, section 4.1.2 (the paper names no convention)",
 )
 TRL = Convention(
     key="trl",
-    label="TRL: sample std + 1e-4",
+    trainer="TRL",
     ddof=1,
     eps=1e-4,
     source="huggingface/trl, trl/trainer/grpo_trainer.py, read at version 1.10.0.dev0",
 )
 VERL = Convention(
     key="verl",
-    label="verl: sample std + 1e-6",
+    trainer="verl",
     ddof=1,
     eps=1e-6,
-    source="volcengine/verl, verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage",
+    source="volcengine/verl, verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage, read at commit 012be9d",
 )
 
 CONVENTIONS: dict[str, Convention] = {c.key: c for c in (POPULATION, TRL, VERL)}

@@ -198,12 +198,12 @@ def conventions(examples: Sequence[gx.Example]) -> str:
             [
                 escape_markdown(convention.label),
                 f"{'G' if convention.ddof == 0 else 'G − 1'}",
-                _number(decimal(std)) + ("" if convention.eps == 0 else f" + {convention.eps:g}"),
+                _number(decimal(std)),
                 _number(decimal(by_outcome[1.0]), signed=True) if 1.0 in by_outcome else "—",
                 _number(decimal(by_outcome[0.0]), signed=True) if 0.0 in by_outcome else "—",
             ]
         )
-    header = ["convention", "divides by", "denominator", "A, correct", "A, wrong"]
+    header = ["convention", "std divides by", "std σ", "A, correct", "A, wrong"]
     calls = [f"grpo_examples.{c.key.upper()}.advantages({_rewards(example)})" for c in gx.CONVENTIONS.values()]
     return _table(header, rows) + "\n\n" + _provenance(calls, examples)
 

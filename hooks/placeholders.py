@@ -160,6 +160,7 @@ CLAIMS: dict[str, Callable[[gx.GroupWorking], bool]] = {
     "rewards-differ": lambda w: not w.all_equal,
     "wrong-is-rare": lambda w: 0 < w.rewards.count(0) < w.rewards.count(1),
     "right-is-rare": lambda w: 0 < w.rewards.count(1) < w.rewards.count(0),
+    "evenly-split": lambda w: 0 < w.rewards.count(1) == w.rewards.count(0),
 }
 
 

@@ -94,7 +94,7 @@ def test_edits_show_after_the_automatic_reload(browser: Browser, served: tuple[P
     wait_for_text(page, "purely because being wrong was rare")
 
     # 4. An edit to a grpo_examples module.
-    edit(project / "grpo_examples" / "conventions.py", 'label="TRL: sample std + 1e-4"', 'label="TRL (edited)"')
+    edit(project / "grpo_examples" / "conventions.py", 'trainer="TRL"', 'trainer="TRL (edited)"')
     wait_for_text(page, r"TRL \(edited\)")
 
     assert len(reloads) >= 4, "the browser reloaded by itself after each edit"
