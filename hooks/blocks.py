@@ -66,23 +66,32 @@ def _weight_sentence(working: gx.GroupWorking) -> str:
     )
 
 
+def _display(tex: str, indent: int) -> list[str]:
+    """A displayed formula inside a list item: a ```math fence, indented to the item's content."""
+    pad = " " * indent
+    return ["", f"{pad}```math", f"{pad}{tex}", f"{pad}```", ""]
+
+
 def worked_example(examples: Sequence[gx.Example]) -> str:
     """The step-by-step statistics and both advantages of one group."""
     example = _one(examples, "worked-example")
     working = gx.work_group(example.rewards)
     if working.is_binary:
         variance_intro = (
-            "Every reward is 0 or 1, so this is a Bernoulli group: with p = μ the fraction of correct "
-            "responses, the variance is p(1 − p)."
+            "Every reward is 0 or 1, so this is a Bernoulli group: with $`p = \\mu`$ the fraction of correct "
+            "responses, the variance is $`p(1-p)`$:"
         )
     else:
-        variance_intro = "The rewards are not all 0 or 1, so the variance is the mean squared deviation."
+        variance_intro = "The rewards are not all 0 or 1, so the variance is the mean squared deviation:"
     steps = [
         "1. **Group statistics.**",
         "",
-        f"    - The mean: $`{mean_tex(working)}`$.",
-        f"    - {variance_intro} $`{variance_tex(working)}`$.",
-        f"    - The standard deviation: $`{std_tex(working)}`$.",
+        "    - The mean:",
+        *_display(mean_tex(working), indent=8),
+        f"    - {variance_intro}",
+        *_display(variance_tex(working), indent=8),
+        "    - The standard deviation:",
+        *_display(std_tex(working), indent=8),
     ]
     number = 2
     for reward, outcome in ((1, "correct"), (0, "wrong")):
@@ -94,7 +103,7 @@ def worked_example(examples: Sequence[gx.Example]) -> str:
             if found.count == 1
             else f"each of the {count_words(found.count)} {outcome} responses"
         )
-        steps += ["", f"{number}. **The advantage of {who}.**", "", f"    $`{advantage_tex(working, outcome)}`$."]
+        steps += ["", f"{number}. **The advantage of {who}.**", *_display(advantage_tex(working, outcome), indent=4)]
         number += 1
     steps += ["", f"    {_weight_sentence(working)}"]
     calls = [f"grpo_examples.work_group({_rewards(example)})", f"grpo_examples.advantages({_rewards(example)})"]
