@@ -13,12 +13,13 @@ from grpo_examples.advantages import (
 )
 from grpo_examples.conventions import CONVENTIONS, POPULATION, TRL, VERL, Convention
 from grpo_examples.examples import Example, Response, get_example, load_examples
-from grpo_examples.verifier import accuracy_reward, extract_answer, format_reward, normalise_answer
+from grpo_examples.verifier import OUTCOMES, accuracy_reward, extract_answer, format_reward, normalise_answer
 from grpo_examples.worked import GroupWorking, Outcome, work_group
 
 __all__ = [
     "CONVENTIONS",
     "EQUAL_REWARDS_RTOL",
+    "OUTCOMES",
     "POPULATION",
     "TRL",
     "VERL",

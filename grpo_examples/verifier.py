@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+# The reward the verifier gives each outcome; pages name outcomes by these keys.
+OUTCOMES: dict[str, float] = {"correct": 1.0, "wrong": 0.0}
+
 _BOXED = re.compile(r"\\boxed\{")
 _ANSWER_LINE = re.compile(r"answer\s*[:=]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _THINK = re.compile(r"^\s*<think>.+?</think>", re.DOTALL)
@@ -49,9 +52,8 @@ def normalise_answer(answer: str) -> str:
 def accuracy_reward(response: str, reference: str) -> float:
     """r = 1 if normalise(extract(response)) == normalise(reference), else 0."""
     answer = extract_answer(response)
-    if answer is None:
-        return 0.0
-    return 1.0 if normalise_answer(answer) == normalise_answer(reference) else 0.0
+    right = answer is not None and normalise_answer(answer) == normalise_answer(reference)
+    return OUTCOMES["correct"] if right else OUTCOMES["wrong"]
 
 
 def format_reward(response: str) -> float:

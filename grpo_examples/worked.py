@@ -69,12 +69,10 @@ class GroupWorking:
         rare, common = sorted(self.outcomes, key=lambda o: o.count)
         return abs(rare.deviation) / abs(common.deviation)
 
-    def outcome(self, reward: float) -> Outcome:
-        """The outcome with this reward; KeyError if no response earned it."""
-        for outcome in self.outcomes:
-            if outcome.reward == Fraction(reward).limit_denominator(_MAX_DENOMINATOR):
-                return outcome
-        raise KeyError(f"no response in {[float(r) for r in self.rewards]} has reward {reward}")
+    def outcome(self, reward: float) -> Outcome | None:
+        """The responses that earned this reward, or None if none did."""
+        wanted = Fraction(reward).limit_denominator(_MAX_DENOMINATOR)
+        return next((outcome for outcome in self.outcomes if outcome.reward == wanted), None)
 
 
 def exact_sqrt(value: Fraction) -> Fraction | float:

@@ -11,15 +11,11 @@ from collections.abc import Callable, Sequence
 import grpo_examples as gx
 from hooks.formulas import advantage_tex, mean_tex, std_tex, variance_tex
 from hooks.markdown_text import escape_markdown
-from hooks.numbers import Decimal, count_words, decimal, times_words
+from hooks.numbers import count_words, decimal, rewards_list, times_words
 
 
 class BlockError(Exception):
     """A block given the wrong number of examples, or examples it cannot show."""
-
-
-def _rewards(example: gx.Example) -> str:
-    return "[" + ", ".join(f"{r:g}" for r in example.rewards) + "]"
 
 
 def _provenance(calls: Sequence[str], examples: Sequence[gx.Example]) -> str:
@@ -45,14 +41,9 @@ def _signed(value: gx.Outcome | None) -> str:
     return "—" if value is None else decimal(value.advantage).prose(signed=True)
 
 
-def _outcome(working: gx.GroupWorking, reward: int) -> gx.Outcome | None:
-    found = [o for o in working.outcomes if o.reward == reward]
-    return found[0] if found else None
-
-
 def _weight_sentence(working: gx.GroupWorking) -> str:
     """What the two advantages' sizes say, in words that follow the numbers."""
-    correct, wrong = _outcome(working, 1), _outcome(working, 0)
+    correct, wrong = working.outcome(gx.OUTCOMES["correct"]), working.outcome(gx.OUTCOMES["wrong"])
     if working.all_equal or correct is None or wrong is None:
         return "Every response earned the same reward, so every advantage is 0: this prompt teaches nothing."
     ratio = working.rare_to_common()
@@ -94,8 +85,8 @@ def worked_example(examples: Sequence[gx.Example]) -> str:
         *_display(std_tex(working), indent=8),
     ]
     number = 2
-    for reward, outcome in ((1, "correct"), (0, "wrong")):
-        found = _outcome(working, reward)
+    for outcome, reward in gx.OUTCOMES.items():
+        found = working.outcome(reward)
         if found is None:
             continue
         who = (
@@ -106,7 +97,10 @@ def worked_example(examples: Sequence[gx.Example]) -> str:
         steps += ["", f"{number}. **The advantage of {who}.**", *_display(advantage_tex(working, outcome), indent=4)]
         number += 1
     steps += ["", f"    {_weight_sentence(working)}"]
-    calls = [f"grpo_examples.work_group({_rewards(example)})", f"grpo_examples.advantages({_rewards(example)})"]
+    calls = [
+        f"grpo_examples.work_group({rewards_list(example.rewards)})",
+        f"grpo_examples.advantages({rewards_list(example.rewards)})",
+    ]
     return "\n".join(steps) + "\n\n" + _provenance(calls, examples)
 
 
@@ -116,10 +110,6 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _number(value: Decimal, signed: bool = False) -> str:
-    return value.prose(signed=signed)
-
-
 def compare(examples: Sequence[gx.Example]) -> str:
     """Two or more groups side by side: the same formula, different training signals."""
     if len(examples) < 2:
@@ -127,20 +117,20 @@ def compare(examples: Sequence[gx.Example]) -> str:
     rows = []
     for example in examples:
         working = gx.work_group(example.rewards)
-        correct = _outcome(working, 1)
+        correct = working.outcome(gx.OUTCOMES["correct"])
         rows.append(
             [
                 escape_markdown(example.title),
                 ", ".join(f"{r:g}" for r in example.rewards),
                 f"{correct.count if correct else 0} of {working.size}",
-                _number(decimal(working.mean)),
-                _number(decimal(working.std)),
+                decimal(working.mean).prose(),
+                decimal(working.std).prose(),
                 _signed(correct),
-                _signed(_outcome(working, 0)),
+                _signed(working.outcome(gx.OUTCOMES["wrong"])),
             ]
         )
     header = ["group", "rewards r", "correct", "mean μ", "std σ", "A, correct", "A, wrong"]
-    calls = [f"grpo_examples.work_group({_rewards(e)})" for e in examples]
+    calls = [f"grpo_examples.work_group({rewards_list(e.rewards)})" for e in examples]
     return _table(header, rows) + "\n\n" + _provenance(calls, examples)
 
 
@@ -156,10 +146,10 @@ def deviations(examples: Sequence[gx.Example]) -> str:
             [
                 escape_markdown(example.title),
                 ", ".join(f"{r:g}" for r in example.rewards),
-                ", ".join(_number(decimal(o.deviation), signed=True) for o in working.outcomes),
-                _number(decimal(working.std)),
-                ", ".join(_number(decimal(o.advantage), signed=True) for o in working.outcomes),
-                _number(decimal(gx.group_std(advantages))),
+                ", ".join(decimal(o.deviation).prose(signed=True) for o in working.outcomes),
+                decimal(working.std).prose(),
+                ", ".join(decimal(o.advantage).prose(signed=True) for o in working.outcomes),
+                decimal(gx.group_std(advantages)).prose(),
             ]
         )
     header = [
@@ -170,8 +160,8 @@ def deviations(examples: Sequence[gx.Example]) -> str:
         "advantages (r − μ)/σ",
         "spread of the advantages",
     ]
-    calls = [f"grpo_examples.deviations({_rewards(e)})" for e in examples]
-    calls += [f"grpo_examples.group_std(grpo_examples.advantages({_rewards(e)}))" for e in examples]
+    calls = [f"grpo_examples.deviations({rewards_list(e.rewards)})" for e in examples]
+    calls += [f"grpo_examples.group_std(grpo_examples.advantages({rewards_list(e.rewards)}))" for e in examples]
     return _table(header, rows) + "\n\n" + _provenance(calls, examples)
 
 
@@ -185,13 +175,13 @@ def group_table(examples: Sequence[gx.Example]) -> str:
             escape_markdown(response.text),
             escape_markdown(response.answer or "none"),
             f"{response.reward:g}",
-            _number(decimal(float(advantage)), signed=True),
+            decimal(float(advantage)).prose(signed=True),
         ]
         for i, (response, advantage) in enumerate(zip(example.responses, advantages, strict=True), start=1)
     ]
     intro = f"**{escape_markdown(example.question)}** (reference answer: {escape_markdown(example.reference)})"
     header = ["i", "response oᵢ", "final answer", "reward rᵢ", "advantage Aᵢ"]
-    calls = [f"grpo_examples.advantages({_rewards(example)})"]
+    calls = [f"grpo_examples.advantages({rewards_list(example.rewards)})"]
     return intro + "\n\n" + _table(header, rows) + "\n\n" + _provenance(calls, examples)
 
 
@@ -201,19 +191,20 @@ def conventions(examples: Sequence[gx.Example]) -> str:
     rows = []
     for convention in gx.CONVENTIONS.values():
         values = convention.advantages(example.rewards)
-        by_outcome = {r: float(values[example.rewards.index(r)]) for r in (1.0, 0.0) if r in example.rewards}
+        shown = {name: values[example.rewards.index(r)] for name, r in gx.OUTCOMES.items() if r in example.rewards}
         std = gx.group_std(example.rewards, ddof=convention.ddof)
         rows.append(
             [
                 escape_markdown(convention.label),
                 f"{'G' if convention.ddof == 0 else 'G − 1'}",
-                _number(decimal(std)),
-                _number(decimal(by_outcome[1.0]), signed=True) if 1.0 in by_outcome else "—",
-                _number(decimal(by_outcome[0.0]), signed=True) if 0.0 in by_outcome else "—",
+                decimal(std).prose(),
+                *(decimal(float(shown[name])).prose(signed=True) if name in shown else "—" for name in gx.OUTCOMES),
             ]
         )
     header = ["convention", "std divides by", "std σ", "A, correct", "A, wrong"]
-    calls = [f"grpo_examples.{c.key.upper()}.advantages({_rewards(example)})" for c in gx.CONVENTIONS.values()]
+    calls = [
+        f"grpo_examples.{c.key.upper()}.advantages({rewards_list(example.rewards)})" for c in gx.CONVENTIONS.values()
+    ]
     return _table(header, rows) + "\n\n" + _provenance(calls, examples)
 
 

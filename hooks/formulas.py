@@ -7,11 +7,10 @@ is rounded is joined with '\\approx', never '='.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import grpo_examples as gx
-from hooks.numbers import Decimal, decimal, reward_tex
-
-OUTCOME_REWARD = {"correct": 1, "wrong": 0}
+from hooks.numbers import Decimal, decimal, reward_tex, rewards_list
 
 
 class FormulaError(Exception):
@@ -56,10 +55,9 @@ def advantage_tex(working: gx.GroupWorking, outcome: str) -> str:
     label = rf"A_{{\text{{{outcome}}}}}"
     if working.all_equal:
         return rf"{label} = 0 \quad (\sigma = 0\text{{: every reward is the same}})"
-    try:
-        found = working.outcome(OUTCOME_REWARD[outcome])
-    except KeyError:
-        raise FormulaError(f"no response is {outcome} in rewards {[float(r) for r in working.rewards]}") from None
+    found = working.outcome(gx.OUTCOMES[outcome])
+    if found is None:
+        raise FormulaError(f"no response is {outcome} in rewards {rewards_list(working.rewards)}")
     mu, std = decimal(working.mean), decimal(working.std)
     deviation, advantage = decimal(found.deviation), decimal(found.advantage)
     return (
@@ -79,6 +77,6 @@ FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = {
     "mean": mean_tex,
     "variance": variance_tex,
     "std": std_tex,
-    "advantage.correct": lambda working: advantage_tex(working, "correct"),
-    "advantage.wrong": lambda working: advantage_tex(working, "wrong"),
 }
+for _name in gx.OUTCOMES:
+    FORMULAS[f"advantage.{_name}"] = partial(advantage_tex, outcome=_name)

@@ -7,6 +7,7 @@ Advantages carry a sign (+0.5, −2.0); prose uses the typographic minus, TeX a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -94,6 +95,11 @@ def _decimal(rounded: Fraction | float, places: int, exact: bool) -> Decimal:
 def reward_tex(reward: Fraction) -> str:
     """A reward as the chapter writes it: 1 and 0 as integers, others as decimals."""
     return str(reward.numerator) if reward.denominator == 1 else decimal(reward).tex()
+
+
+def rewards_list(rewards: Sequence[Fraction | float]) -> str:
+    """[1, 1, 1, 1, 0]: a group's rewards as they appear in a grpo_examples call."""
+    return "[" + ", ".join(f"{float(r):g}" for r in rewards) + "]"
 
 
 def count_words(count: int) -> str:

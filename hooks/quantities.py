@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import grpo_examples as gx
+from hooks.numbers import rewards_list
 
 Number = Fraction | float | int
-Outcome = {"correct": 1, "wrong": 0}
 
 
 class QuantityError(Exception):
-    """A name that is not a quantity, or a quantity this example does not have."""
+    """A quantity this example does not have (say, the wrong answer of a group with none)."""
 
 
 @dataclass(frozen=True)
@@ -29,26 +29,22 @@ class Quantity:
 
 
 def _working(example: gx.Example) -> tuple[gx.GroupWorking, str]:
-    return gx.work_group(example.rewards), f"grpo_examples.work_group({_rewards(example)})"
+    return gx.work_group(example.rewards), f"grpo_examples.work_group({rewards_list(example.rewards)})"
 
 
-def _rewards(example: gx.Example) -> str:
-    return "[" + ", ".join(f"{r:g}" for r in example.rewards) + "]"
-
-
-def _outcome(example: gx.Example, name: str) -> gx.Outcome:
-    working, _ = _working(example)
-    try:
-        return working.outcome(Outcome[name])
-    except KeyError:
-        raise QuantityError(f"no response in {example.name} is {name} (rewards {_rewards(example)})") from None
+def _outcome(example: gx.Example, name: str) -> tuple[gx.Outcome, str]:
+    working, source = _working(example)
+    found = working.outcome(gx.OUTCOMES[name])
+    if found is None:
+        raise QuantityError(f"no response in {example.name} is {name} (rewards {rewards_list(example.rewards)})")
+    return found, f"{source}.outcome({gx.OUTCOMES[name]:g})"
 
 
 def _count(name: str) -> Callable[[gx.Example], Quantity]:
     def count(example: gx.Example) -> Quantity:
         working, source = _working(example)
-        found = [o.count for o in working.outcomes if o.reward == Outcome[name]]
-        return Quantity(found[0] if found else 0, f"{source}.outcome({Outcome[name]}).count")
+        found = working.outcome(gx.OUTCOMES[name])
+        return Quantity(found.count if found else 0, f"{source}.outcome({gx.OUTCOMES[name]:g}).count")
 
     return count
 
@@ -63,23 +59,26 @@ def _statistic(field: str) -> Callable[[gx.Example], Quantity]:
 
 def _per_outcome(field: str, name: str) -> Callable[[gx.Example], Quantity]:
     def per_outcome(example: gx.Example) -> Quantity:
-        _, source = _working(example)
-        return Quantity(getattr(_outcome(example, name), field), f"{source}.outcome({Outcome[name]}).{field}", True)
+        found, source = _outcome(example, name)
+        return Quantity(getattr(found, field), f"{source}.{field}", signed=True)
 
     return per_outcome
 
 
 def _convention_advantage(convention: gx.Convention, name: str) -> Callable[[gx.Example], Quantity]:
     def advantage(example: gx.Example) -> Quantity:
-        index = example.rewards.index(float(_outcome(example, name).reward))
+        found, _ = _outcome(example, name)
+        index = example.rewards.index(float(found.reward))
         value = float(convention.advantages(example.rewards)[index])
-        return Quantity(value, f"grpo_examples.{convention.key.upper()}.advantages({_rewards(example)})[{index}]", True)
+        call = f"grpo_examples.{convention.key.upper()}.advantages({rewards_list(example.rewards)})[{index}]"
+        return Quantity(value, call, signed=True)
 
     return advantage
 
 
 def _sample_std(example: gx.Example) -> Quantity:
-    return Quantity(gx.group_std(example.rewards, ddof=1), f"grpo_examples.group_std({_rewards(example)}, ddof=1)")
+    rewards = example.rewards
+    return Quantity(gx.group_std(rewards, ddof=1), f"grpo_examples.group_std({rewards_list(rewards)}, ddof=1)")
 
 
 def _rare_to_common(example: gx.Example) -> Quantity:
@@ -91,15 +90,14 @@ def _rare_to_common(example: gx.Example) -> Quantity:
 
 
 def _text(field: str) -> Callable[[gx.Example], Quantity]:
-    return lambda example: Quantity(
-        str(getattr(example, field)), f"grpo_examples/examples.toml [{example.name}] {field}"
-    )
+    def text(example: gx.Example) -> Quantity:
+        return Quantity(str(getattr(example, field)), f"grpo_examples/examples.toml [{example.name}] {field}")
+
+    return text
 
 
 QUANTITIES: dict[str, Callable[[gx.Example], Quantity]] = {
-    "G": lambda example: Quantity(len(example.rewards), f"len({_rewards(example)})"),
-    "count.correct": _count("correct"),
-    "count.wrong": _count("wrong"),
+    "G": lambda example: Quantity(len(example.rewards), f"len({rewards_list(example.rewards)})"),
     "mean": _statistic("mean"),
     "variance": _statistic("variance"),
     "std": _statistic("std"),
@@ -109,7 +107,8 @@ QUANTITIES: dict[str, Callable[[gx.Example], Quantity]] = {
     "answer": _text("reference"),
     "title": _text("title"),
 }
-for _name in Outcome:
+for _name in gx.OUTCOMES:
+    QUANTITIES[f"count.{_name}"] = _count(_name)
     QUANTITIES[f"deviation.{_name}"] = _per_outcome("deviation", _name)
     QUANTITIES[f"advantage.{_name}"] = _per_outcome("advantage", _name)
     for _convention in gx.CONVENTIONS.values():

@@ -12,6 +12,12 @@ from hypothesis import strategies as st
 import grpo_examples as gx
 
 
+def outcome(working: gx.GroupWorking, reward: int) -> gx.Outcome:
+    found = working.outcome(reward)
+    assert found is not None, f"no response has reward {reward}"
+    return found
+
+
 def test_easy_group_exact_forms() -> None:
     # The spec: 4/5 = 0.8; p(1-p) = 0.8 x 0.2 = 0.16; sqrt(0.16) = 0.4; (1-0.8)/0.4 = 0.5; (0-0.8)/0.4 = -2.0.
     working = gx.work_group([1, 1, 1, 1, 0])
@@ -19,9 +25,9 @@ def test_easy_group_exact_forms() -> None:
     assert working.is_binary
     assert working.variance == Fraction(4, 5) * Fraction(1, 5) == Fraction(16, 100)
     assert working.std == Fraction(2, 5)
-    assert working.outcome(1).deviation == Fraction(1, 5)
-    assert working.outcome(1).advantage == Fraction(1, 2)
-    assert working.outcome(0).advantage == -2
+    assert outcome(working, 1).deviation == Fraction(1, 5)
+    assert outcome(working, 1).advantage == Fraction(1, 2)
+    assert outcome(working, 0).advantage == -2
     assert working.rare_to_common() == 4  # "four times the magnitude"
 
 
@@ -46,7 +52,7 @@ def test_exact_working_agrees_with_numpy(bits: list[int]) -> None:
     np.testing.assert_allclose(float(working.mean), gx.group_mean(bits))
     np.testing.assert_allclose(float(working.std), gx.group_std(bits), atol=1e-12)
     for reward, advantage in zip(bits, gx.advantages(bits), strict=True):
-        assert float(working.outcome(reward).advantage) == pytest.approx(advantage, abs=1e-12)
+        assert float(outcome(working, reward).advantage) == pytest.approx(advantage, abs=1e-12)
 
 
 def test_named_groups_are_scored_by_the_verifier() -> None:
