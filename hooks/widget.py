@@ -45,22 +45,29 @@ def _group(example: gx.Example) -> dict[str, object]:
     }
 
 
-def widget_data(examples: list[gx.Example]) -> dict[str, object]:
-    """What the script reads: the groups, the conventions and the constants of grpo_examples."""
-    return {
-        "groups": [_group(example) for example in examples],
-        "conventions": [
-            {"key": c.key, "label": c.label, "ddof": c.ddof, "eps": c.eps, "source": c.source}
-            for c in gx.CONVENTIONS.values()
-        ],
-        "equal_rewards_rtol": gx.EQUAL_REWARDS_RTOL,
-        "max_decimals": MAX_DECIMALS,
-        "min_group": MIN_GROUP,
-        "max_group": MAX_GROUP,
-    }
+def widget_data(examples: list[gx.Example]) -> list[dict[str, object]]:
+    """What the script reads: the groups, the conventions and the constants of grpo_examples.
+
+    An array of one object, not the object itself: Material's instant navigation re-creates every
+    <script> of the new page without its type and runs it, and an array is both JSON and a JS
+    expression that does nothing, where an object would be a syntax error.
+    """
+    return [
+        {
+            "groups": [_group(example) for example in examples],
+            "conventions": [
+                {"key": c.key, "label": c.label, "ddof": c.ddof, "eps": c.eps, "source": c.source}
+                for c in gx.CONVENTIONS.values()
+            ],
+            "equal_rewards_rtol": gx.EQUAL_REWARDS_RTOL,
+            "max_decimals": MAX_DECIMALS,
+            "min_group": MIN_GROUP,
+            "max_group": MAX_GROUP,
+        }
+    ]
 
 
-def script_json(data: dict[str, object]) -> str:
+def script_json(data: object) -> str:
     """JSON that cannot end its <script> early: '<', '>' and '&' written as \\u escapes."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

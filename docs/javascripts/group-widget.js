@@ -36,13 +36,16 @@
     return hi - lo <= rtol * big;
   }
 
-  /* A_i = (r_i - mu) / (sigma_ddof + eps); exact zeros for an all-equal group (no learning signal) */
+  /* A_i = (r_i - mu) / (sigma_ddof + eps); exact zeros for an all-equal group (no learning signal).
+     Computed on x = r / s for a power of two s near max|r|: the same quotient, bit for bit (scaling by a
+     power of two is exact), but squares of huge or tiny rewards neither overflow nor flush to zero. */
   function advantages(r, ddof, eps, rtol) {
     if (!r.length) throw new RangeError("a group is a non-empty list of rewards");
     if (typeof rtol !== "number") throw new TypeError("pass the all-equal tolerance (equal_rewards_rtol)");
     if (allEqual(r, rtol)) return r.map(function () { return 0; });
-    var mu = mean(r), scale = std(r, ddof) + eps;
-    return r.map(function (x) { return (x - mu) / scale; });
+    var big = Math.max.apply(null, r.map(Math.abs)), s = Math.pow(2, Math.floor(Math.log2(big)));
+    var x = r.map(function (v) { return v / s; }), mu = mean(x), scale = std(x, ddof) + eps / s;
+    return x.map(function (v) { return (v - mu) / scale; });
   }
 
   /* As hooks/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
@@ -124,7 +127,8 @@
   function init(figure) {
     if (figure.dataset.widget) return;
     figure.dataset.widget = "live";
-    var data = JSON.parse(figure.querySelector("script.grpo-widget__data").textContent);
+    // The figure's own script; after instant navigation Material has re-created it without its class.
+    var data = JSON.parse(figure.querySelector(":scope > script").textContent)[0];
     selfCheck(data);
     var id = "gw" + ++count, places = data.max_decimals, rtol = data.equal_rewards_rtol;
     var state = { group: 0, show: "reward", convention: data.conventions[0].key, groups: data.groups.map(sampled) };
@@ -165,7 +169,7 @@
     addWrong.setAttribute("aria-label", "Add a wrong response");
     remove.setAttribute("aria-label", "Remove the last response");
     [size, addRight, addWrong, remove, reset].forEach(function (node) { tools.appendChild(node); });
-    var note = el("p", "gw-note"), mark = el("p", "gw-note gw-note--edited");
+    var note = el("p", "gw-note"), mark = el("p", "gw-edited");
     var summary = el("p", "gw-summary");
     summary.setAttribute("aria-live", "polite");
     [controls, question, axis, list, legend, note, tools, mark, panel, summary].forEach(function (node) { app.appendChild(node); });
