@@ -205,7 +205,7 @@ def test_the_convention_switch_uses_the_sample_std_and_each_trainers_epsilon(cha
     chapter.get_by_label("TRL: sample std + 1e-4").check()
     assert _attribute(chapter, "advantage") == pytest.approx(easy["trl_sample_eps_1e-4"], rel=1e-12)
     expect(chapter.locator(".gw-stats")).to_contain_text("sample std σₛ≈ 0.4472")
-    expect(chapter.locator(".gw-stats")).to_contain_text("ε0.0001")
+    expect(chapter.locator(".gw-stats")).to_contain_text("eps0.0001")
     chapter.get_by_label("verl: sample std + 1e-6").check()
     assert _attribute(chapter, "advantage") == pytest.approx(easy["verl_sample_eps_1e-6"], rel=1e-12)
     assert _shown(chapter)[-1] == "≈ −1.7889"

@@ -149,7 +149,9 @@
     var legend = el("p", "gw-legend");
     var panel = el("div", "gw-panel");
     var stats = el("dl", "gw-stats");
+    var workings = el("p", "gw-worked");
     panel.appendChild(stats);
+    panel.appendChild(workings);
     panel.appendChild(radios(id + "-convention", "Std convention", data.conventions.map(function (c) {
       return [c.key, c.label];
     }), state.convention, function (value) { state.convention = value; update("Convention: " + convention().label + "."); }));
@@ -204,6 +206,23 @@
         " times as much as being " + (rareWrong ? "right " : "wrong ") + pair + ". The mean is the baseline; the std sets the scale.";
     }
 
+    /* The formula filled in once per distinct reward: ["correct", "(1 − 0.8) / 0.4 = +0.5"] */
+    function worked(rewards, A, mu, sigma, eps) {
+      var rough;
+      function bare(x, signed) {
+        var text = format(x, places, signed);
+        rough = rough || text.charAt(0) === "≈";
+        return text.replace("≈ ", "");
+      }
+      var distinct = rewards.filter(function (r, i) { return rewards.indexOf(r) === i; });
+      return distinct.sort(function (a, b) { return b - a; }).map(function (r) {
+        rough = false;
+        var left = "(" + r + " − " + bare(mu) + ") / " + (eps ? "(" + bare(sigma) + " + " + eps + ")" : bare(sigma));
+        var right = bare(A[rewards.indexOf(r)], true);
+        return [r > 0 ? "correct" : "wrong", left + (rough ? " ≈ " : " = ") + right];
+      });
+    }
+
     function row(i) {
       var item = el("li", "gw-row gw-response");
       ["gw-i", "gw-text", "gw-verdict"].forEach(function (name) { item.appendChild(el("span", name)); });
@@ -233,9 +252,10 @@
       var at = function (v) { return 50 + (50 * v) / reach; };
       app.classList.toggle("gw--advantage", showA);
       legend.innerHTML = showA
-        ? '<span class="gw-key gw-key--up"></span>above the group mean: made more likely ' +
-          '<span class="gw-key gw-key--down"></span>below it: made less likely'
-        : '<span class="gw-key gw-key--reward"></span>reward, 1 correct, 0 wrong <span class="gw-key gw-key--mean"></span>the group mean';
+        ? '<span><i class="gw-key gw-key--up"></i>above the group mean: made more likely</span> ' +
+          '<span><i class="gw-key gw-key--down"></i>below it: made less likely</span>'
+        : '<span><i class="gw-key gw-key--reward"></i>reward: 1 correct, 0 wrong</span> ' +
+          '<span><i class="gw-key gw-key--mean"></i>the group mean</span>';
       question.textContent = "";
       question.appendChild(el("strong", "", group.question));
       question.appendChild(document.createTextNode(" reference answer: " + group.reference));
@@ -281,14 +301,22 @@
       stats.innerHTML = "";
       [["mean μ", format(mu, places, false)],
         [sample ? "sample std σₛ" : "std σ", format(sigma, places, false)]]
-        .concat(c.eps ? [["ε", String(c.eps)]] : [])
-        .concat([["advantage", "Aᵢ = (rᵢ − μ) / " + (c.eps ? "(" + (sample ? "σₛ" : "σ") + " + ε)" : "σ")]])
+        .concat(c.eps ? [["eps", String(c.eps)]] : [])
+        .concat([["advantage", "Aᵢ = (rᵢ − μ) / " + (c.eps ? "(" + (sample ? "σₛ" : "σ") + " + eps)" : "σ")]])
+
         .forEach(function (pair) {
           var div = el("div");
           div.appendChild(el("dt", "", pair[0]));
           div.appendChild(el("dd", "", pair[1]));
           stats.appendChild(div);
         });
+
+      workings.textContent = "";
+      (equal ? [] : worked(rewards, A, mu, sigma, c.eps)).forEach(function (line) {
+        var span = el("span", "", line[1]);
+        span.insertBefore(el("b", "", line[0] + " "), span.firstChild);
+        workings.appendChild(span);
+      });
 
       var n = rs.length, correct = rewards.filter(function (x) { return x > 0; }).length;
       size.textContent = "G = " + n;
@@ -299,7 +327,7 @@
       note.className = "gw-note" + (equal ? " gw-note--equal" : "");
       note.textContent = equal
         ? "All " + n + " rewards are equal, so every response is exactly as good as its group: every advantage is 0 " +
-          (c.eps ? "(0 / (0 + ε))" : "(0 / 0, defined as 0)") + ". This prompt gives no learning signal."
+          (c.eps ? "(0 / (0 + eps))" : "(0 / 0, defined as 0)") + ". This prompt gives no learning signal."
         : showA ? lesson(rewards, A) : "Each reward says only right or wrong. Switch to advantages to see what GRPO trains on.";
       mark.textContent = changed ? "Edited group: rewards marked ✎ are set by you, not by the verifier. Reset restores the sampled group." : "";
 
