@@ -170,7 +170,8 @@ def test_flipping_marks_the_reward_as_yours_and_an_all_equal_group_teaches_nothi
     )
     chapter.get_by_role("button", name="Reset").click()
     assert _attribute(chapter, "reward") == [1, 1, 1, 1, 0]
-    expect(chapter.get_by_role("button", name="Reset")).to_be_disabled()
+    assert _rows(chapter).evaluate_all("rows => rows.map(row => row.dataset.edited)") == ["false"] * 5
+    expect(chapter.locator(".gw-edited")).to_be_empty()
 
 
 def test_adding_and_removing_responses_keeps_g_between_2_and_16(chapter: Page) -> None:
@@ -230,6 +231,12 @@ def test_it_works_by_keyboard_alone_with_a_visible_focus(chapter: Page) -> None:
     chapter.keyboard.press("Tab")
     chapter.keyboard.press("Space")  # [0, 1, 0, 0, 0]: the hard group again, with the right answer second
     assert _shown(chapter) == ["−0.5", "+2.0", "−0.5", "−0.5", "−0.5"]
+    # Removing down to G = 2 disables "− last" under the focus: the focus moves on instead of being lost.
+    chapter.get_by_role("button", name="Remove the last response").focus()
+    for _ in range(3):
+        chapter.keyboard.press("Enter")
+    assert _rows(chapter).count() == 2
+    assert chapter.evaluate("() => document.activeElement.getAttribute('aria-label')") == "Add a correct response"
 
 
 def test_it_fits_a_360_pixel_screen(browser: Browser, site_server: Server) -> None:
@@ -317,3 +324,15 @@ def test_it_draws_after_instant_navigation_from_the_home_page(page: WatchedPage,
 def _oracle_group(rewards: list[float]) -> dict[str, list[float]]:
     found: dict[str, list[float]] = next(g for g in ORACLE if g["rewards"] == rewards)
     return found
+
+
+def test_without_materials_script_it_still_draws_on_domcontentloaded(browser: Browser, site_server: Server) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/assets/javascripts/bundle.*.min.js", lambda route: route.abort())
+    page.goto(site_server.url + "grpo/")
+    assert page.evaluate("() => typeof window.document$") == "undefined"
+    expect(page.locator("figure.grpo-widget .gw")).to_have_count(1)
+    page.get_by_label("Advantages").check()
+    assert _shown(page) == ["+0.5"] * 4 + ["−2.0"]
+    context.close()
