@@ -28,7 +28,9 @@ MAX_GROUP = 16
 CAPTION = (
     "**One prompt, one group.** Each row is one sampled response with its verifiable reward "
     "(1 correct, 0 wrong) and the advantage GRPO computes from the rewards of its own group, "
-    "and from nothing else."
+    "and from nothing else. Printed or without JavaScript, the figure shows the tables grpo_examples "
+    "computed when the book was built; interactive, your browser recomputes every number from the "
+    "rewards shown."
 )
 
 

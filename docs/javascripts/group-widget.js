@@ -107,6 +107,7 @@
     const question = el("p", "gw-question"), axisTitle = el("span", "gw-axis-title"), ticks = el("div", "gw-track gw-ticks");
     const list = el("ol", "gw-list"), legend = el("p", "gw-legend"), note = el("p", "gw-note"), mark = el("p", "gw-edited");
     const stats = el("dl", "gw-stats"), workings = el("p", "gw-worked"), size = el("span", "gw-size");
+    const source = el("p", "gw-source");
     const summary = el("p", "gw-summary");
     summary.setAttribute("aria-live", "polite");
     const add = (reward) => () => {
@@ -140,7 +141,7 @@
         radios(`${id}-convention`, "Std convention", data.conventions.map((c) => [c.key, c.label]), state.convention, (value) => {
           state.convention = value;
           update(`Convention: ${convention().label}.`);
-        })),
+        }), source),
       summary);
     figure.insertBefore(app, figure.querySelector("figcaption"));
     figure.classList.add("grpo-widget--live");
@@ -233,6 +234,7 @@
         flipButton.setAttribute("aria-label", `Response ${i + 1}: mark ${right ? "wrong" : "correct"}`);
       });
 
+      source.textContent = `Source: ${c.source}`;
       const sd = sample ? "σₛ" : "σ";
       stats.replaceChildren(...[["mean μ", format(mu, places)], [sample ? "sample std σₛ" : "std σ", format(sigma, places)],
         ...(c.eps ? [["eps", String(c.eps)]] : []), ["advantage", `Aᵢ = (rᵢ − μ) / ${c.eps ? `(${sd} + eps)` : sd}`]]
