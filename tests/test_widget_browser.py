@@ -136,6 +136,22 @@ def test_the_toggle_turns_every_reward_into_its_advantage_and_back(chapter: Page
     assert _shown(chapter) == ["1", "1", "1", "1", "0"]
 
 
+def _bar_widths(page: Page) -> list[float]:
+    widths: list[str] = page.locator(".gw-response .gw-bar").evaluate_all("bars => bars.map(b => b.style.width)")
+    return [float(width.rstrip("%")) for width in widths]
+
+
+def test_every_bar_of_both_problems_is_drawn_on_one_scale(chapter: Page) -> None:
+    chapter.get_by_label("Advantages").check()
+    easy = _bar_widths(chapter)
+    assert easy[4] == pytest.approx(4 * easy[0])  # |-2.0| against |+0.5|
+    chapter.get_by_label("The hard problem").check()
+    hard = _bar_widths(chapter)
+    assert hard[0] == pytest.approx(easy[4]) and hard[1] == pytest.approx(easy[0])  # +2.0 and -0.5, same lengths
+    chapter.get_by_label("Rewards").check()
+    assert _bar_widths(chapter)[0] == pytest.approx(2 * easy[0])  # a reward of 1 is twice an advantage of 0.5
+
+
 def test_the_hard_problem_reverses_the_signs(chapter: Page) -> None:
     chapter.get_by_label("Advantages").check()
     chapter.get_by_label("The hard problem").check()
