@@ -26,6 +26,7 @@ from hooks.formulas import FORMULAS, FormulaError
 from hooks.markdown_text import escape_attribute, escape_markdown
 from hooks.numbers import count_words, decimal, times_words
 from hooks.quantities import QUANTITIES, Quantity, QuantityError
+from hooks.widget import widget
 
 MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
 OPENING = re.compile(r"<!--\s*grpo\b")
@@ -187,6 +188,7 @@ KINDS: dict[str, Callable[[Placeholder, str], str]] = {
     "formula": formula,
     "block": block,
     "check": check,
+    "widget": widget,
 }
 
 
