@@ -227,7 +227,7 @@ def test_the_convention_switch_uses_the_sample_std_and_each_trainers_epsilon(cha
     assert _attribute(chapter, "advantage") == pytest.approx(easy["verl_sample_eps_1e-6"], rel=1e-12)
     assert _shown(chapter)[-1] == "≈ −1.7889"
     expect(chapter.locator(".gw-source")).to_contain_text("volcengine/verl")  # the trainer's fact, with its source
-    chapter.get_by_label("population std (the book)").check()
+    chapter.get_by_label("the book: population std").check()
     assert _shown(chapter)[-1] == "−2.0"
 
 
