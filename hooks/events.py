@@ -12,7 +12,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from hooks import scan
+from hooks import drift_guard, scan
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.placeholders import PageError, expand
 
@@ -48,10 +48,12 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
-    path = page.file.src_uri
+    """Expand the page's placeholders, then render each formula once so a bad one is named with its line;
+    then fail if the page types a number that the code could compute (hooks/drift_guard.py)."""
+    path = f"{Path(config.docs_dir).name}/{page.file.src_uri}"
+    first_line = scan.first_line(page.file.content_string, markdown)
     try:
-        expanded = expand(markdown, path)
+        expanded = expand(markdown, path, first_line)
         renderer = _katex(config)
         for formula in scan.formulas(expanded.markdown):
             try:
@@ -59,7 +61,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
             except KatexError as error:
                 line = expanded.source_lines[formula.line - 1]
                 raise PageError(path, line, f"KaTeX cannot render this formula: {error}", formula.tex) from None
-    except PageError as error:
+        drift_guard.guard(markdown, path, first_line)
+    except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
 

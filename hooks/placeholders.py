@@ -241,11 +241,14 @@ def _expand_line(line: scan.Line, page: str) -> str:
     return expanded
 
 
-def expand(markdown: str, page: str) -> Expanded:
-    """Every placeholder of the page replaced by what it computes; PageError at the first bad one."""
+def expand(markdown: str, page: str, first_line: int = 1) -> Expanded:
+    """Every placeholder of the page replaced by what it computes; PageError at the first bad one.
+
+    first_line is the source file's line on which markdown starts (scan.first_line).
+    """
     out: list[str] = []
     source_lines: list[int] = []
-    for line in scan.lines(markdown):
+    for line in scan.lines(markdown, first_line):
         for part in _expand_line(line, page).split("\n"):
             out.append(part)
             source_lines.append(line.number)

@@ -25,6 +25,14 @@ class Line:
     fence: str | None  # None for prose, "math" inside a ```math block, "code" inside any other fence
 
 
+def first_line(source: str, markdown: str) -> int:
+    """The line of the source file on which MkDocs' page Markdown starts: after the YAML front matter,
+    which MkDocs strips before any hook sees the page (so errors would otherwise be off by its length)."""
+    if markdown and source.endswith(markdown):
+        return source[: len(source) - len(markdown)].count("\n") + 1
+    return 1
+
+
 @dataclass(frozen=True)
 class Span:
     """A part of a prose line that is not prose: inline code or inline math."""
@@ -34,11 +42,14 @@ class Span:
     is_math: bool
 
 
-def lines(markdown: str) -> Iterator[Line]:
-    """Every line, marked with the fence it belongs to (the fence lines themselves included)."""
+def lines(markdown: str, first_line: int = 1) -> Iterator[Line]:
+    """Every line, marked with the fence it belongs to (the fence lines themselves included).
+
+    Lines are numbered from first_line: the line of the source file on which the Markdown starts.
+    """
     closing: str | None = None
     kind: str | None = None
-    for number, text in enumerate(markdown.split("\n"), start=1):
+    for number, text in enumerate(markdown.split("\n"), start=first_line):
         if closing is not None:
             yield Line(number, text, kind)
             if text.rstrip() == closing:
