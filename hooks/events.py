@@ -17,6 +17,7 @@ from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.placeholders import PageError, expand
 
 KATEX_URL = "assets/katex/"
+KATEX_HELP = "fix the TeX (what KaTeX supports: https://katex.org/docs/supported.html)"
 _renderer: KatexRenderer | None = None
 
 
@@ -60,7 +61,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
                 renderer.render(formula.tex, formula.display)
             except KatexError as error:
                 line = expanded.source_lines[formula.line - 1]
-                raise PageError(path, line, f"KaTeX cannot render this formula: {error}", formula.tex) from None
+                raise PageError(
+                    path, line, f"KaTeX cannot render this formula: {error}; {KATEX_HELP}", formula.tex
+                ) from None
         drift_guard.guard(markdown, path, first_line)
     except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None

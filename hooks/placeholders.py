@@ -64,15 +64,16 @@ def _suggest(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def _unknown(what: str, name: str, known: Iterable[str]) -> PlaceholderError:
+def _unknown(what: str, name: str, known: Iterable[str], defined_in: str = "") -> PlaceholderError:
     known = list(known)
-    return PlaceholderError(f"unknown {what} {name!r}{_suggest(name, known)} (known: {', '.join(known)})")
+    where = f"; add one in {defined_in}" if defined_in else ""
+    return PlaceholderError(f"unknown {what} {name!r}{_suggest(name, known)} (known: {', '.join(known)}{where})")
 
 
 def _example(name: str) -> gx.Example:
     examples = gx.load_examples()
     if name not in examples:
-        raise _unknown("example", name, examples)
+        raise _unknown("example", name, examples, "grpo_examples/examples.toml")
     return examples[name]
 
 
@@ -86,9 +87,19 @@ def _split_name(name: str, registry: Iterable[str], what: str) -> tuple[gx.Examp
     return found, item
 
 
+USAGE = {
+    "value": "<!-- grpo:value easy.mean --> or <!-- grpo:value easy.count.correct as=words -->",
+    "formula": "<!-- grpo:formula easy.mean --> or <!-- grpo:formula easy.mean display -->",
+    "check": "<!-- grpo:check easy wrong-is-rare -->",
+}
+
+
 def _only(placeholder: Placeholder, args: int, options: set[str]) -> None:
     if len(placeholder.args) != args:
-        raise PlaceholderError(f"grpo:{placeholder.kind} takes {args} name(s), got {len(placeholder.args)}")
+        got = " ".join(placeholder.args) or "nothing"
+        usage = f", as in {USAGE[placeholder.kind]}" if placeholder.kind in USAGE else ""
+        names = f"{count_words(args)} name" + ("" if args == 1 else "s")
+        raise PlaceholderError(f"grpo:{placeholder.kind} takes {names}{usage}; got {got!r}")
     extra = set(placeholder.options) - options
     if extra:
         known = ", ".join(sorted(options)) or "none"
@@ -104,7 +115,7 @@ def _format(quantity: Quantity, style: str | None) -> str:
             return count_words(value)
         return times_words(value)
     if style is not None:
-        raise PlaceholderError(f"unknown format as={style!r} (known: words)")
+        raise PlaceholderError(f"unknown format as={style!r}: write as=words, or nothing for digits")
     if isinstance(value, int):
         return str(value)
     return decimal(value).prose(signed=quantity.signed)
