@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from conftest import ROOT
 from mkdocs.utils.meta import get_data
 
 from hooks import drift_guard, scan
-from tests.conftest import ROOT
 
 
 def typed(markdown: str) -> list[str]:
