@@ -49,12 +49,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Expand the page's placeholders, then render each formula once so a bad one is named with its line;
-    then fail if the page types a number that the code could compute (hooks/drift_guard.py)."""
-    path = f"{Path(config.docs_dir).name}/{page.file.src_uri}"
-    first_line = scan.first_line(page.file.content_string, markdown)
+    """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
+    path = _source_path(page, config)
     try:
-        expanded = expand(markdown, path, first_line)
+        expanded = expand(markdown, path, _first_line(page, markdown))
         renderer = _katex(config)
         for formula in scan.formulas(expanded.markdown):
             try:
@@ -64,10 +62,24 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
                 raise PageError(
                     path, line, f"KaTeX cannot render this formula: {error}; {KATEX_HELP}", formula.tex
                 ) from None
-        drift_guard.guard(markdown, path, first_line)
+        drift_guard.guard(markdown, path, _first_line(page, markdown))  # typed numbers: hooks/drift_guard.py
     except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
+
+
+def _first_line(page: Page, markdown: str) -> int:
+    """The line of the source file on which MkDocs' Markdown (the file less its front matter) starts."""
+    source = page.file.content_string
+    start = source.find(markdown[:200]) if markdown else -1
+    return source.count("\n", 0, start) + 1 if start > 0 else 1
+
+
+def _source_path(page: Page, config: MkDocsConfig) -> str:
+    """The page's file as an author names it: relative to the project, e.g. docs/grpo.md."""
+    root = Path(config.config_file_path).resolve().parent
+    source = Path(page.file.abs_src_path or page.file.src_uri).resolve()
+    return source.relative_to(root).as_posix() if source.is_relative_to(root) else page.file.src_uri
 
 
 def shutdown() -> None:

@@ -97,9 +97,10 @@ USAGE = {
 def _only(placeholder: Placeholder, args: int, options: set[str]) -> None:
     if len(placeholder.args) != args:
         got = " ".join(placeholder.args) or "nothing"
-        usage = f", as in {USAGE[placeholder.kind]}" if placeholder.kind in USAGE else ""
-        names = f"{count_words(args)} name" + ("" if args == 1 else "s")
-        raise PlaceholderError(f"grpo:{placeholder.kind} takes {names}{usage}; got {got!r}")
+        usage = f"; write {USAGE[placeholder.kind]}" if placeholder.kind in USAGE else ""
+        raise PlaceholderError(
+            f"grpo:{placeholder.kind} takes {args} name(s), got {len(placeholder.args)}: {got!r}{usage}"
+        )
     extra = set(placeholder.options) - options
     if extra:
         known = ", ".join(sorted(options)) or "none"
@@ -255,7 +256,7 @@ def _expand_line(line: scan.Line, page: str) -> str:
 def expand(markdown: str, page: str, first_line: int = 1) -> Expanded:
     """Every placeholder of the page replaced by what it computes; PageError at the first bad one.
 
-    first_line is the source file's line on which markdown starts (scan.first_line).
+    first_line is the source line the Markdown starts on (MkDocs strips the front matter first).
     """
     out: list[str] = []
     source_lines: list[int] = []

@@ -25,14 +25,6 @@ class Line:
     fence: str | None  # None for prose, "math" inside a ```math block, "code" inside any other fence
 
 
-def first_line(source: str, markdown: str) -> int:
-    """The line of the source file on which MkDocs' page Markdown starts: after the YAML front matter,
-    which MkDocs strips before any hook sees the page (so errors would otherwise be off by its length)."""
-    if markdown and source.endswith(markdown):
-        return source[: len(source) - len(markdown)].count("\n") + 1
-    return 1
-
-
 @dataclass(frozen=True)
 class Span:
     """A part of a prose line that is not prose: inline code or inline math."""
@@ -45,7 +37,7 @@ class Span:
 def lines(markdown: str, first_line: int = 1) -> Iterator[Line]:
     """Every line, marked with the fence it belongs to (the fence lines themselves included).
 
-    Lines are numbered from first_line: the line of the source file on which the Markdown starts.
+    first_line is the number of the first line in the source file (front matter comes before it).
     """
     closing: str | None = None
     kind: str | None = None

@@ -27,6 +27,7 @@ class _File:
     """The part of mkdocs.structure.files.File that the hooks read."""
 
     src_uri: str
+    abs_src_path: str
     content_string: str
 
 
@@ -52,7 +53,7 @@ def check_page(path: Path, docs: Path) -> str | None:
 
     source = path.read_text(encoding="utf-8-sig")
     markdown, _ = get_data(source)
-    page = _Page(_File(path.relative_to(docs).as_posix(), source))
+    page = _Page(_File(path.relative_to(docs).as_posix(), str(path), source))
     config = _Config(str(docs), str(docs.parent / "mkdocs.yml"))
     try:
         events.on_page_markdown(markdown, cast(Any, page), cast(Any, config), cast(Any, None))

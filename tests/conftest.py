@@ -39,6 +39,7 @@ def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
 
 def copy_project(destination: Path) -> Path:
     """A copy of the book's sources (KaTeX linked, not copied) that a test may edit and build."""
+    destination.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         source = ROOT / name
         if source.is_dir():

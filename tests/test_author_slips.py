@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_project, mkdocs_build
+
+from tests.conftest import ROOT, copy_project, mkdocs_build
 
 CHECK = [sys.executable, str(ROOT / "scripts" / "check_chapters.py")]
 
@@ -23,7 +24,7 @@ SLIPS = {
     "wrong option": ("Its mean is <!-- grpo:value easy.mean as=percent -->.", ["write as=words, or nothing"]),
     "wrong argument": (
         "<!-- grpo:formula easy.mean inline -->",
-        ["grpo:formula takes one name", "<!-- grpo:formula easy.mean display -->", "got 'easy.mean inline'"],
+        ["grpo:formula takes 1 name(s), got 2: 'easy.mean inline'", "<!-- grpo:formula easy.mean display -->"],
     ),
     "unclosed placeholder": ("Its mean is <!-- grpo:value easy.mean.", ["unclosed placeholder", "'-->'"]),
     "TeX that KaTeX rejects": (
@@ -37,11 +38,6 @@ SLIPS = {
 }
 
 
-def _copy(tmp_path: Path) -> Path:
-    (tmp_path / "book").mkdir()
-    return copy_project(tmp_path / "book")
-
-
 def _append(project: Path, line: str) -> int:
     """Append a line to the chapter (whose front matter MkDocs strips); return its line in the file."""
     chapter = project / "docs" / "grpo.md"
@@ -53,7 +49,7 @@ def _append(project: Path, line: str) -> int:
 @pytest.mark.parametrize("slip", SLIPS)
 def test_the_build_stops_at_the_slip_and_says_what_to_do(slip: str, tmp_path: Path) -> None:
     line, expected = SLIPS[slip]
-    project = _copy(tmp_path)
+    project = copy_project(tmp_path / "book")
     number = _append(project, line)
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode != 0
@@ -64,7 +60,7 @@ def test_the_build_stops_at_the_slip_and_says_what_to_do(slip: str, tmp_path: Pa
 
 
 def test_the_check_reports_each_slip_as_file_line_message(tmp_path: Path) -> None:
-    project = _copy(tmp_path)
+    project = copy_project(tmp_path / "book")
     lines = {slip: _append(project, line) for slip, (line, _) in SLIPS.items() if slip == "typed number"}
     (project / "docs" / "second.md").write_text("# Second\n\nSee <!-- grpo:value esay.mean -->.\n", encoding="utf-8")
     result = subprocess.run([*CHECK, "--project", str(project)], capture_output=True, text=True, check=False)
@@ -82,7 +78,7 @@ def test_the_check_passes_on_the_book_as_it_stands() -> None:
 
 def test_the_check_sees_what_the_build_sees_in_the_project_it_is_given(tmp_path: Path) -> None:
     # An example renamed in the copy's examples.toml: the chapter's placeholders now name a missing example.
-    project = _copy(tmp_path)
+    project = copy_project(tmp_path / "book")
     examples = project / "grpo_examples" / "examples.toml"
     examples.write_text(examples.read_text(encoding="utf-8").replace("[easy]", "[simple]"), encoding="utf-8")
     result = subprocess.run([*CHECK, "--project", str(project)], capture_output=True, text=True, check=False)

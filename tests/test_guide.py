@@ -7,9 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
+import grpo_examples as gx
 from hooks import drift_guard
+from hooks.blocks import BLOCKS
+from hooks.formulas import FORMULAS
+from hooks.placeholders import CLAIMS
+from hooks.quantities import QUANTITIES
+from tests.conftest import ROOT
 
 GUIDE = ROOT / "docs" / "guide"
 
@@ -68,3 +73,29 @@ def test_contributing_points_to_the_guide() -> None:
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     for page in ("index", "placeholders", "examples", "drift-guard"):
         assert f"docs/guide/{page}.md" in contributing
+
+
+def _documented(page: str) -> set[str]:
+    """The names a guide page writes as inline code (`name`), in its source."""
+    return set(re.findall(r"`([^`\s]+)`", (GUIDE / page).read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize(
+    ("registry", "page"),
+    [(FORMULAS, "placeholders.md"), (BLOCKS, "placeholders.md"), (CLAIMS, "placeholders.md")],
+    ids=["formulas", "blocks", "claims"],
+)
+def test_the_guide_lists_every_registered_name(registry: dict[str, object], page: str) -> None:
+    missing = set(registry) - _documented(page)
+    assert not missing, f"docs/guide/{page} does not list {sorted(missing)}: add them where the others are listed"
+
+
+def test_the_guide_lists_every_quantity() -> None:
+    documented = _documented("examples.md")
+    conventions = "|".join(c.key for c in gx.CONVENTIONS.values())
+    patterns = [
+        re.escape(name).replace("<outcome>", "(correct|wrong)").replace("<convention>", f"({conventions})")
+        for name in documented
+    ]
+    missing = [name for name in QUANTITIES if not any(re.fullmatch(p, name) for p in patterns)]
+    assert not missing, f"docs/guide/examples.md does not list the quantities {missing}: add them to its table"
