@@ -37,6 +37,7 @@ _MARKING = re.compile(f"{FOOTNOTE.pattern}|{LITERAL.pattern}")
 # Prose that is not prose: placeholders and other comments, HTML tags, link targets, attribute lists.
 _NOT_PROSE = re.compile(
     r"<!--.*?-->"  # an HTML comment, a placeholder included (a literal marking is found before this)
+    r"|<code>.*?</code>"  # inline code written as HTML (to show $`...`$ without it being rendered)
     r"|<[A-Za-z/][^>]*>"  # an HTML tag and its attributes
     r"|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"  # a link's or an image's target, ](url "title")
     r"|^\s*\[[^\]]+\]:\s*\S+"  # a reference definition's target, [id]: url

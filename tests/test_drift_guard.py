@@ -84,6 +84,7 @@ def test_a_marking_covers_only_what_it_follows() -> None:
         "Code: `beta = 0.04`, ``0.8 `x` ``, and a link [TRL](https://github.com/x/y/v0.8.1/file.py).",
         "Placeholders: <!-- grpo:value easy.mean --> and <!-- grpo:formula easy.mean -->.",
         '<img src="plot.svg" width="0.5" alt="x"> and an attribute list { width="0.5" }.',
+        "Raw code: <code>$&#96;\\epsilon = 0.2&#96;$</code>.",
         "```python\nadvantage = (0.8 - 1) / 0.4\n```",
         "~~~text\n-2.0 +0.5 4/5\n~~~",
         "    <!-- comment 0.5 -->\n[^dsm]: Shao et al., arXiv:2402.03300, section 4.1.2.",
