@@ -3,7 +3,8 @@
 It reads a page's source, outside code and placeholders, in prose and inside formulas, and reports
 every decimal (0.8), fraction (4/5, \\frac{4}{5}), signed value (-2.0, +1, −0.5), percentage (80%)
 and number in scientific notation (1e-4, 10^{-4}) that is not marked as intended. Unsigned
-integers (counts, "section 4", a year), arXiv ids, version numbers and dates pass unmarked.
+integers (counts, "section 4", a year), arXiv ids, version numbers, dates and the text of footnotes
+(a footnote is a citation: its numbers quote its source) pass unmarked.
 
 Two markings say "this literal is meant": a footnote citation right after it, `0.04[^dsm]` (a value
 quoted from a paper or a trainer), or a comment that says why, `0.5<!-- literal: a coin flip -->`.
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 # Markings: what may follow a literal to say that it is meant.
 FOOTNOTE = re.compile(r"\[\^[^\]\s]+\]")
+FOOTNOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
 LITERAL = re.compile(r"<!--\s*literal\b(?P<why>.*?)-->")
 _MARKING = re.compile(f"{FOOTNOTE.pattern}|{LITERAL.pattern}")
 
@@ -56,7 +58,7 @@ _ACCEPTED = re.compile(
     r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{2,4}(?![\d/])"  # a date, 18/03/2025
     r"|(?i:(?:§|\b(?:sections?|chapters?|appendix|tables?|figures?|fig\.|eqs?\.|equations?|algorithms?"
     r"|theorems?|lemmas?|steps?|pages?|pp?\.|lines?))\s*)"  # section 4.1, eq. 3, sections 4.1 and 4.2
-    r"\d+(?:\.\d+)*[a-z]?(?:\s*(?:,|and|or|to|–|-)\s*\d+(?:\.\d+)*[a-z]?)*"
+    r"\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?(?:\s*(?:,|and|or|to|–|-)\s*\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?)*"
     r"|(?<![\w.])0/1(?![\d/.])"  # a 0/1 reward: the notation for a binary value, not a fraction
 )
 
@@ -121,10 +123,11 @@ def typed_numbers(markdown: str, first_line: int = 1) -> tuple[list[TypedNumber]
     """Every unmarked typed number of a page, and every marking that is wrong, in source order."""
     found: list[TypedNumber] = []
     stale: list[StaleMarking] = []
-    block_marked, in_block, previous = False, False, ""
+    block_marked, in_block, in_footnote, previous = False, False, False, ""
     for line in scan.lines(markdown, first_line):
-        if line.fence == "code":
-            pass
+        in_footnote = FOOTNOTE_DEFINITION.match(line.text) is not None or (in_footnote and line.text[:1].isspace())
+        if line.fence == "code" or in_footnote:
+            pass  # code; or a footnote's text, the citation itself, which quotes its source
         elif line.fence == "math":
             if BLOCK_START_RE.match(line.text) and not in_block:
                 in_block = True

@@ -69,6 +69,7 @@ def test_each_kind_of_marked_literal_passes(markdown: str) -> None:
 
 def test_a_marking_covers_only_what_it_follows() -> None:
     assert typed("Typed 0.3 and cited 0.04[^dsm].") == ["0.3"]
+    assert typed("[^dsm]: A citation, 0.04.\n\nBack in the text: 0.3.") == ["0.3"]
     assert typed("<!-- literal: the block below -->\n\nNot this one: 0.7.") == ["0.7"]
 
 
@@ -88,6 +89,8 @@ def test_a_marking_covers_only_what_it_follows() -> None:
         "```python\nadvantage = (0.8 - 1) / 0.4\n```",
         "~~~text\n-2.0 +0.5 4/5\n~~~",
         "    <!-- comment 0.5 -->\n[^dsm]: Shao et al., arXiv:2402.03300, section 4.1.2.",
+        "Sections 4.1 (objective, k3) and 4.2 (settings) of the paper.",
+        "Cited.[^dsm]\n\n[^dsm]: Shao et al., section 4.2: KL coefficient 0.04,\n    64 samples, +1 or −1.",
     ],
 )
 def test_integers_citations_versions_names_code_and_placeholders_pass(markdown: str) -> None:
