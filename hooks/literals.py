@@ -96,6 +96,8 @@ def blank(text: str, start: int, end: int) -> str:
 
 def in_prose(text: str, number: int, spans: list[scan.Span]) -> list[TypedNumber]:
     """The typed numbers of one prose line (its inline formulas included), given its code and math spans."""
+    if not any(character.isdigit() for character in text):
+        return []  # most lines: nothing to scan
     numbers: list[TypedNumber] = []
     masked = text
     for span in spans:
