@@ -17,7 +17,6 @@ from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.placeholders import PageError, expand
 
 KATEX_URL = "assets/katex/"
-KATEX_HELP = "fix the TeX (what KaTeX supports: https://katex.org/docs/supported.html)"
 _renderer: KatexRenderer | None = None
 
 
@@ -48,6 +47,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
     path = _source_path(page, config)
@@ -59,9 +61,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
                 renderer.render(formula.tex, formula.display)
             except KatexError as error:
                 line = expanded.source_lines[formula.line - 1]
-                raise PageError(
-                    path, line, f"KaTeX cannot render this formula: {error}; {KATEX_HELP}", formula.tex
-                ) from None
+                message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
+                raise PageError(path, line, message, formula.tex) from None
         drift_guard.guard(markdown, path, _first_line(page, markdown))  # typed numbers: hooks/drift_guard.py
     except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
