@@ -1,4 +1,4 @@
-"""Check every chapter in well under a second, without building the site.
+"""Check every chapter without building the site (about a second, most of it Python and Node starting).
 
     make check                                           # every page under docs/
     .venv/bin/python scripts/check_chapters.py docs/grpo.md   # some pages
