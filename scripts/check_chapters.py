@@ -51,6 +51,8 @@ def check_page(path: Path, docs: Path) -> str | None:
 
     from hooks import events
 
+    if not path.is_relative_to(docs) or path.suffix != ".md":
+        return f"{path}:1: not a page of the book: give a .md file under {docs}"
     source = path.read_text(encoding="utf-8-sig")
     markdown, _ = get_data(source)
     page = _Page(_File(path.relative_to(docs).as_posix(), str(path), source))

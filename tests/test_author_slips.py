@@ -84,3 +84,12 @@ def test_the_check_sees_what_the_build_sees_in_the_project_it_is_given(tmp_path:
     result = subprocess.run([*CHECK, "--project", str(project)], capture_output=True, text=True, check=False)
     assert result.returncode == 1
     assert "unknown example 'easy'" in result.stdout
+
+
+def test_the_check_refuses_a_file_that_is_not_a_page(tmp_path: Path) -> None:
+    stray = tmp_path / "notes.md"
+    stray.write_text("# Notes\n", encoding="utf-8")
+    result = subprocess.run([*CHECK, str(stray)], capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert f"{stray}:1: not a page of the book" in result.stdout
+    assert "Traceback" not in result.stderr
