@@ -141,3 +141,14 @@ def test_the_book_as_it_stands_passes(page: object) -> None:
     source = ROOT.joinpath(str(page)).read_text(encoding="utf-8")
     markdown, _ = get_data(source)
     assert drift_guard.problems(markdown, str(page)) == []
+
+
+def test_the_index_of_computed_values_is_built_once_and_only_when_needed() -> None:
+    from hooks.computed_index import computed_values
+
+    computed_values.cache_clear()
+    drift_guard.problems("A clean page: five responses, <!-- grpo:value easy.mean -->.", "docs/x.md")
+    assert computed_values.cache_info().currsize == 0  # nothing typed: no index built
+    drift_guard.problems("Typed: 0.8.", "docs/x.md")
+    drift_guard.problems("Typed again: −2.0 and 0.4.", "docs/y.md")
+    assert computed_values.cache_info().misses == 1
