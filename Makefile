@@ -15,6 +15,10 @@ serve: $(VENV)/.installed node_modules/.installed
 test: $(VENV)/.installed node_modules/.installed browser
 	$(PYTHON) -m pytest
 
+## Check every chapter in under a second, without a site build: placeholders, formulas, typed numbers.
+check: $(VENV)/.installed node_modules/.installed
+	$(PYTHON) scripts/check_chapters.py
+
 ## Build the site into site/ exactly as it is published.
 build: $(VENV)/.installed node_modules/.installed
 	$(VENV)/bin/mkdocs build --strict

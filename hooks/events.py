@@ -12,7 +12,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from hooks import scan
+from hooks import drift_guard, scan
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.placeholders import PageError, expand
 
@@ -47,6 +47,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
     path = _source_path(page, config)
@@ -58,8 +61,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
                 renderer.render(formula.tex, formula.display)
             except KatexError as error:
                 line = expanded.source_lines[formula.line - 1]
-                raise PageError(path, line, f"KaTeX cannot render this formula: {error}", formula.tex) from None
-    except PageError as error:
+                message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
+                raise PageError(path, line, message, formula.tex) from None
+        drift_guard.guard(markdown, path, _first_line(page, markdown))  # typed numbers: hooks/drift_guard.py
+    except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
 

@@ -65,15 +65,16 @@ def _suggest(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def _unknown(what: str, name: str, known: Iterable[str]) -> PlaceholderError:
+def _unknown(what: str, name: str, known: Iterable[str], defined_in: str = "") -> PlaceholderError:
     known = list(known)
-    return PlaceholderError(f"unknown {what} {name!r}{_suggest(name, known)} (known: {', '.join(known)})")
+    where = f"; add one in {defined_in}" if defined_in else ""
+    return PlaceholderError(f"unknown {what} {name!r}{_suggest(name, known)} (known: {', '.join(known)}{where})")
 
 
 def _example(name: str) -> gx.Example:
     examples = gx.load_examples()
     if name not in examples:
-        raise _unknown("example", name, examples)
+        raise _unknown("example", name, examples, "grpo_examples/examples.toml")
     return examples[name]
 
 
@@ -87,9 +88,20 @@ def _split_name(name: str, registry: Iterable[str], what: str) -> tuple[gx.Examp
     return found, item
 
 
+USAGE = {
+    "value": "<!-- grpo:value easy.mean --> or <!-- grpo:value easy.count.correct as=words -->",
+    "formula": "<!-- grpo:formula easy.mean --> or <!-- grpo:formula easy.mean display -->",
+    "check": "<!-- grpo:check easy wrong-is-rare -->",
+}
+
+
 def _only(placeholder: Placeholder, args: int, options: set[str]) -> None:
     if len(placeholder.args) != args:
-        raise PlaceholderError(f"grpo:{placeholder.kind} takes {args} name(s), got {len(placeholder.args)}")
+        got = " ".join(placeholder.args) or "nothing"
+        usage = f"; write {USAGE[placeholder.kind]}" if placeholder.kind in USAGE else ""
+        raise PlaceholderError(
+            f"grpo:{placeholder.kind} takes {args} name(s), got {len(placeholder.args)}: {got!r}{usage}"
+        )
     extra = set(placeholder.options) - options
     if extra:
         known = ", ".join(sorted(options)) or "none"
@@ -105,7 +117,7 @@ def _format(quantity: Quantity, style: str | None) -> str:
             return count_words(value)
         return times_words(value)
     if style is not None:
-        raise PlaceholderError(f"unknown format as={style!r} (known: words)")
+        raise PlaceholderError(f"unknown format as={style!r}: write as=words, or nothing for digits")
     if isinstance(value, int):
         return str(value)
     return decimal(value).prose(signed=quantity.signed)
