@@ -13,7 +13,15 @@ from grpo_examples.advantages import (
 )
 from grpo_examples.conventions import CONVENTIONS, POPULATION, TRL, VERL, Convention
 from grpo_examples.examples import Example, Response, get_example, load_examples
-from grpo_examples.verifier import OUTCOMES, accuracy_reward, extract_answer, format_reward, normalise_answer
+from grpo_examples.verifier import (
+    OUTCOMES,
+    Verdict,
+    accuracy_reward,
+    extract_answer,
+    format_reward,
+    normalise_answer,
+    verify,
+)
 from grpo_examples.worked import GroupWorking, Outcome, work_group
 
 __all__ = [
@@ -28,6 +36,7 @@ __all__ = [
     "GroupWorking",
     "Outcome",
     "Response",
+    "Verdict",
     "accuracy_reward",
     "advantages",
     "deviations",
@@ -39,5 +48,6 @@ __all__ = [
     "load_examples",
     "normalise_answer",
     "rewards_all_equal",
+    "verify",
     "work_group",
 ]

@@ -1,25 +1,40 @@
 """A rule-based verifiable reward, as DeepSeek-R1 uses (arXiv 2501.12948, section 2.2.2).
 
-r(o) = 1 if the final answer extracted from response o equals the reference answer, else 0.
+r(o) = 1 if normalise(extract(o)) == normalise(reference), else 0          (accuracy reward)
+r_format(o) = 1 if o puts its reasoning between <think> and </think>, else 0 (format reward)
 
-No neural reward model: the reward is a rule, so the policy cannot learn to please a judge.
+No neural reward model: the reward is a rule, so the policy cannot learn to please a judge. The
+rules are deliberately strict: an answer the rules cannot read (no box, no "Answer:" line) scores 0
+even when the text around it is right, because a checker that guesses is a checker that can be gamed.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 # The reward the verifier gives each outcome; pages name outcomes by these keys.
 OUTCOMES: dict[str, float] = {"correct": 1.0, "wrong": 0.0}
 
-_BOXED = re.compile(r"\\boxed\{")
-_ANSWER_LINE = re.compile(r"answer\s*[:=]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
-_THINK = re.compile(r"^\s*<think>.+?</think>", re.DOTALL)
+_BOXED = re.compile(r"\\boxed\s*\{")
+_ANSWER_LINE = re.compile(r"\banswer\s*(?:is\s*)?[:=]\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+_THINK_BLOCK = re.compile(r"\s*<think>(?P<reasoning>.*?)</think>(?P<rest>.*)", re.DOTALL)
+_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}")
+_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
+_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+_VARIABLE = re.compile(r"^[a-z]\s*=\s*(?=\S)", re.IGNORECASE)
+# Around an answer, none of these change its value: TeX math delimiters, Markdown bold, spaces.
+_WRAPPERS = "$* \t\n"
+_TEX_SPACES = ("\\,", "\\!", "\\;", "\\ ", "~", "\\left", "\\right")
+_UNICODE_MINUS = "\u2212"
 
 
 def _boxed_contents(text: str) -> list[str]:
-    """The contents of every \\boxed{...}, braces balanced (a plain regex cannot nest)."""
+    """The contents of every \\boxed{...}, braces balanced (a regex cannot count nested braces).
+
+    A \\boxed{ that is never closed is ignored: an unfinished answer is no answer.
+    """
     found = []
     for match in _BOXED.finditer(text):
         depth, start = 1, match.end()
@@ -32,30 +47,95 @@ def _boxed_contents(text: str) -> list[str]:
 
 
 def extract_answer(response: str) -> str | None:
-    """The response's final answer: its last \\boxed{...}, else its last 'Answer: ...' line."""
-    boxed = _boxed_contents(response)
+    """The response's final answer: its last \\boxed{...}, else its last 'Answer: ...' line; None if neither.
+
+    An empty box or an empty 'Answer:' line is no answer either.
+    """
+    boxed = [b for b in _boxed_contents(response) if b.strip()]
     if boxed:
-        return boxed[-1]
-    lines = _ANSWER_LINE.findall(response)
+        return boxed[-1].strip()
+    lines = [line for line in _ANSWER_LINE.findall(response) if line.strip(_WRAPPERS)]
     return lines[-1] if lines else None
 
 
+def _strip_wrappers(text: str) -> str:
+    """Peel '$', '**', spaces and a trailing period off until nothing changes ('$56$.' -> '56', '.5' stays)."""
+    while True:
+        stripped = text.strip(_WRAPPERS).rstrip(".")
+        if stripped == text:
+            return text
+        text = stripped
+
+
 def normalise_answer(answer: str) -> str:
-    """A canonical spelling: no spaces, '$' or trailing period; numbers as reduced fractions."""
-    text = answer.strip().strip("$").rstrip(".").replace(" ", "").replace(",", "")
+    """A canonical spelling, so that equal answers compare equal as strings.
+
+    Numbers become reduced fractions (1,000 -> 1000; 0.5, 1/2 and \\frac{1}{2} -> 1/2; 56.0 -> 56);
+    anything else is lower-cased with spaces removed (\\text{No} -> no). A comma counts as a
+    thousands separator only in groups of three digits, so '1,2' is not read as twelve.
+    """
+    text = _strip_wrappers(answer.replace(_UNICODE_MINUS, "-"))
+    for space in _TEX_SPACES:
+        text = text.replace(space, "")
+    text = _TEXT.sub(r"\1", text)
+    text = _FRAC.sub(r"\1/\2", text)
+    text = _VARIABLE.sub("", _strip_wrappers(text))
+    text = text.replace(" ", "")
+    if _THOUSANDS.match(text):
+        text = text.replace(",", "")
+    number = _as_number(text)
+    return text.lower() if number is None else str(number)
+
+
+def _as_number(text: str) -> Fraction | None:
+    """'3/4', '-0.5', '1e3' as an exact fraction; None for anything that is not one number."""
+    parts = text.split("/")
+    if len(parts) > 2 or not all(parts):
+        return None
     try:
-        return str(Fraction(text))
+        values = [Fraction(part) for part in parts]
     except (ValueError, ZeroDivisionError):
-        return text.lower()
+        return None
+    if len(values) == 2:
+        if values[1] == 0:
+            return None
+        return values[0] / values[1]
+    return values[0]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Every step of checking one response: what was extracted, its canonical form and both rewards."""
+
+    answer: str | None
+    normalised: str | None
+    reference: str
+    accuracy: float
+    format: float
+
+
+def verify(response: str, reference: str) -> Verdict:
+    """Extract, normalise, compare: the accuracy reward, and the format reward beside it."""
+    answer = extract_answer(response)
+    normalised = None if answer is None else normalise_answer(answer)
+    canonical = normalise_answer(reference)
+    right = normalised is not None and normalised == canonical
+    accuracy = OUTCOMES["correct"] if right else OUTCOMES["wrong"]
+    return Verdict(answer, normalised, canonical, accuracy, format_reward(response))
 
 
 def accuracy_reward(response: str, reference: str) -> float:
-    """r = 1 if normalise(extract(response)) == normalise(reference), else 0."""
-    answer = extract_answer(response)
-    right = answer is not None and normalise_answer(answer) == normalise_answer(reference)
-    return OUTCOMES["correct"] if right else OUTCOMES["wrong"]
+    """r = 1 if normalise(extract(response)) == normalise(reference), else 0 (no answer scores 0)."""
+    return verify(response, reference).accuracy
 
 
 def format_reward(response: str) -> float:
-    """r_format = 1 if the response opens with its reasoning between <think> and </think>, else 0."""
-    return 1.0 if _THINK.match(response) else 0.0
+    """r_format = 1 if the response opens with non-empty reasoning between one <think> and one </think>,
+    followed by something (the answer), else 0.
+    """
+    match = _THINK_BLOCK.fullmatch(response)
+    if match is None:
+        return 0.0
+    reasoning, rest = match.group("reasoning"), match.group("rest")
+    well_formed = reasoning.strip() and rest.strip() and "<think>" not in reasoning + rest and "</think>" not in rest
+    return 1.0 if well_formed else 0.0

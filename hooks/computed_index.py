@@ -1,6 +1,7 @@
 """Every number a placeholder can print, so the drift guard can say which placeholder a typed number is.
 
-The index walks the registries (QUANTITIES and FORMULAS over every named example) once per version
+The index walks the registries (QUANTITIES and FORMULAS over every named example, then every chapter
+namespace's values and formulas) once per version
 of the code: it is cached in this module, which hooks/entry.py re-imports when grpo_examples or the
 hooks change, and it is built only when a page has a typed number to explain.
 """
@@ -13,8 +14,9 @@ from fractions import Fraction
 from functools import cache
 
 import grpo_examples as gx
-from hooks.formulas import FORMULAS, FormulaError
-from hooks.quantities import QUANTITIES, QuantityError
+from hooks.formulas import FormulaError
+from hooks.quantities import QuantityError
+from hooks.registry import FORMULAS, NAMESPACES, QUANTITIES
 
 _TEX_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 ROUND_OFF = Fraction(1, 10**12)  # a float computed to be 0.8 is the 0.8 typed (as hooks/numbers.py decides)
@@ -52,9 +54,30 @@ def computed_values() -> tuple[Computed, ...]:
                 continue
             what = f"a number in {example.title}'s {name} formula"
             placeholder = f"<!-- grpo:formula {example.name}.{name} -->"
-            for number in {Fraction(n) for n in _TEX_NUMBER.findall(tex)} - {Fraction(0), Fraction(1)}:
-                formulas.append(Computed(placeholder, what, number, True))
+            formulas.extend(_formula_numbers(tex, placeholder, what))
+    for namespace in NAMESPACES.values():
+        for name, value_of in namespace.values.items():
+            try:
+                value = value_of().value
+            except QuantityError:
+                continue
+            if not isinstance(value, str):
+                what = f"{namespace.about}'s {name}"
+                values.append(Computed(f"<!-- grpo:value {namespace.name}.{name} -->", what, Fraction(value), False))
+        for name, tex_of in namespace.formulas.items():
+            try:
+                tex = tex_of()
+            except FormulaError:
+                continue
+            placeholder = f"<!-- grpo:formula {namespace.name}.{name} -->"
+            formulas.extend(_formula_numbers(tex, placeholder, f"a number in {namespace.about}'s {name} formula"))
     return tuple(values + formulas)
+
+
+def _formula_numbers(tex: str, placeholder: str, what: str) -> list[Computed]:
+    """The numbers a filled-in formula shows, but 0 and 1, which are everywhere."""
+    numbers = {Fraction(n) for n in _TEX_NUMBER.findall(tex)} - {Fraction(0), Fraction(1)}
+    return [Computed(placeholder, what, number, True) for number in sorted(numbers)]
 
 
 def matches(value: Fraction, places: int | None, in_math: bool) -> list[Computed]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import html
 import re
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|$~])")
+# Python-Markdown's escapable characters (with tables' '|'). Not '$' or '~': Markdown would show their
+# backslash. A '$' cannot start a formula anyway, because markdown-katex needs "$`" and '`' is escaped.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|])")
 
 
 def escape_markdown(text: str) -> str:

@@ -6,6 +6,7 @@
     <!-- grpo:formula easy.mean display -->           the same, as a displayed equation
     <!-- grpo:block worked-example easy -->           a whole block, on a line of its own
     <!-- grpo:check easy wrong-is-rare -->            nothing, but the build fails if the claim is false
+    <!-- grpo:value run.steps -->                     a value of a chapter's namespace (hooks/namespaces.py)
 
 HTML comments collide with neither TeX braces nor Markdown, and a page viewed raw (on GitHub, say)
 hides them. They expand in prose only: inside code they stay as written, so a page can document
@@ -16,17 +17,22 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import grpo_examples as gx
 from hooks import scan
-from hooks.blocks import BLOCKS, BlockError
-from hooks.formulas import FORMULAS, FormulaError
+from hooks.blocks import BlockError
+from hooks.formulas import FormulaError
 from hooks.markdown_text import escape_attribute, escape_markdown
+from hooks.namespaces import Namespace
 from hooks.numbers import count_words, decimal, times_words
-from hooks.quantities import QUANTITIES, Quantity, QuantityError
+from hooks.quantities import Quantity, QuantityError
+from hooks.registry import BLOCKS, FORMULAS, NAMESPACES, QUANTITIES
 from hooks.widget import widget
+
+T = TypeVar("T")
 
 MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
 OPENING = re.compile(r"<!--\s*grpo\b")
@@ -78,14 +84,42 @@ def _example(name: str) -> gx.Example:
     return examples[name]
 
 
-def _split_name(name: str, registry: Iterable[str], what: str) -> tuple[gx.Example, str]:
-    example, _, item = name.partition(".")
+def _namespace(name: str) -> Namespace | None:
+    """The chapter namespace called name, or None if name is an example's."""
+    if name not in NAMESPACES:
+        return None
+    if name in gx.load_examples():
+        raise PlaceholderError(f"the example [{name}] in grpo_examples/examples.toml hides the namespace {name!r}")
+    return NAMESPACES[name]
+
+
+def _subject(name: str) -> gx.Example | Namespace:
+    """What the first word of a name is: a chapter namespace, else an example (with 'did you mean')."""
+    namespace = _namespace(name)
+    if namespace is not None:
+        return namespace
+    examples = gx.load_examples()
+    if name not in examples:
+        raise PlaceholderError(
+            f"unknown example {name!r}{_suggest(name, [*examples, *NAMESPACES])} (examples: {', '.join(examples)}; "
+            f"chapter namespaces: {', '.join(NAMESPACES)}; add an example in grpo_examples/examples.toml)"
+        )
+    return examples[name]
+
+
+def _split_name(name: str, what: str) -> tuple[gx.Example | Namespace, str]:
+    """'easy.mean' into the example easy and 'mean'; 'run.steps' into the namespace run and 'steps'."""
+    head, _, item = name.partition(".")
     if not item:
         raise PlaceholderError(f"write the {what} as <example>.<{what}>, e.g. easy.mean; got {name!r}")
-    found = _example(example)
+    return _subject(head), item
+
+
+def _entry(registry: Mapping[str, T], item: str, what: str, defined_in: str = "") -> T:
+    """registry[item], or an error that lists the names there are and suggests the closest."""
     if item not in registry:
-        raise _unknown(what, item, registry)
-    return found, item
+        raise _unknown(what, item, registry, defined_in)
+    return registry[item]
 
 
 USAGE = {
@@ -120,15 +154,18 @@ def _format(quantity: Quantity, style: str | None) -> str:
         raise PlaceholderError(f"unknown format as={style!r}: write as=words, or nothing for digits")
     if isinstance(value, int):
         return str(value)
-    return decimal(value).prose(signed=quantity.signed)
+    return decimal(value, quantity.places).prose(signed=quantity.signed)
 
 
 def value(placeholder: Placeholder, line: str) -> str:
     """A formatted number (or text) inside a sentence, with the call behind it as a tooltip."""
     _only(placeholder, 1, {"as"})
-    example, name = _split_name(placeholder.args[0], QUANTITIES, "quantity")
+    subject, name = _split_name(placeholder.args[0], "quantity")
     try:
-        quantity = QUANTITIES[name](example)
+        if isinstance(subject, Namespace):
+            quantity = _entry(subject.values, name, f"{subject.name} value", subject.defined_in)()
+        else:
+            quantity = _entry(QUANTITIES, name, "quantity")(subject)
     except QuantityError as error:
         raise PlaceholderError(str(error)) from None
     shown = _format(quantity, placeholder.options.get("as"))
@@ -142,11 +179,14 @@ def formula(placeholder: Placeholder, line: str) -> str:
     display = "display" in placeholder.args
     args = [a for a in placeholder.args if a != "display"]
     _only(Placeholder(placeholder.kind, tuple(args), placeholder.options, placeholder.text), 1, set())
-    example, name = _split_name(args[0], FORMULAS, "formula")
+    subject, name = _split_name(args[0], "formula")
     try:
-        tex = FORMULAS[name](gx.work_group(example.rewards))
+        if isinstance(subject, Namespace):
+            tex = _entry(subject.formulas, name, f"{subject.name} formula", subject.defined_in)()
+        else:
+            tex = _entry(FORMULAS, name, "formula")(gx.work_group(subject.rewards))
     except FormulaError as error:
-        raise PlaceholderError(f"{example.name}: {error}") from None
+        raise PlaceholderError(f"{subject.name}: {error}") from None
     if display:
         _alone(placeholder, line)
         return f"```math\n{tex}\n```"
@@ -180,12 +220,17 @@ CLAIMS: dict[str, Callable[[gx.GroupWorking], bool]] = {
 def check(placeholder: Placeholder, line: str) -> str:
     """Nothing on the page; the build fails if the prose's claim about the group is false."""
     _only(placeholder, 2, set())
-    example, claim = _example(placeholder.args[0]), placeholder.args[1]
-    if claim not in CLAIMS:
-        raise _unknown("claim", claim, CLAIMS)
-    if not CLAIMS[claim](gx.work_group(example.rewards)):
+    subject, claim = _subject(placeholder.args[0]), placeholder.args[1]
+    if isinstance(subject, Namespace):
+        if not _entry(subject.claims, claim, f"{subject.name} claim", subject.defined_in)():
+            raise PlaceholderError(
+                f"the prose claims {claim!r}, but {subject.about} says otherwise: rewrite the sentence "
+                f"(the claim is computed in {subject.defined_in})"
+            )
+        return ""
+    if not _entry(CLAIMS, claim, "claim")(gx.work_group(subject.rewards)):
         raise PlaceholderError(
-            f"the prose claims {claim!r} of {example.name}, but its rewards are {example.rewards}: rewrite the sentence"
+            f"the prose claims {claim!r} of {subject.name}, but its rewards are {subject.rewards}: rewrite the sentence"
         )
     return ""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import grpo_examples as gx
-from hooks.numbers import rewards_list
+from hooks.numbers import MAX_DECIMALS, rewards_list
 
 Number = Fraction | float | int
 
@@ -21,11 +21,13 @@ class QuantityError(Exception):
 
 @dataclass(frozen=True)
 class Quantity:
-    """A value and the grpo_examples call it came from (shown to readers who check it)."""
+    """A value, the grpo_examples call it came from (shown to readers who check it), and how it is shown:
+    with a sign, and with at most `places` decimals (hooks/numbers.py)."""
 
     value: Number | str
     source: str
     signed: bool = False
+    places: int = MAX_DECIMALS
 
 
 def _working(example: gx.Example) -> tuple[gx.GroupWorking, str]:

@@ -2,7 +2,7 @@
 
 It writes a <figure> that holds two things. First the groups as tables computed now (the
 `group-table` block): what a reader without JavaScript sees, and what prints. Then, in a
-<script type="application/json">, everything docs/javascripts/group-widget.js needs to redraw
+<script type="application/json">, everything docs/assets/javascripts/group-widget.js needs to redraw
 those groups interactively: the responses, the conventions (ddof, eps), the all-equal tolerance
 and numpy's own advantages, which the script checks its port of the formula against on load.
 Nothing the script uses is typed in it.

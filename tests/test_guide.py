@@ -10,10 +10,8 @@ import pytest
 
 import grpo_examples as gx
 from hooks import drift_guard
-from hooks.blocks import BLOCKS
-from hooks.formulas import FORMULAS
 from hooks.placeholders import CLAIMS
-from hooks.quantities import QUANTITIES
+from hooks.registry import BLOCKS, FORMULAS, NAMESPACES, QUANTITIES
 from tests.conftest import ROOT
 
 GUIDE = ROOT / "docs" / "guide"
@@ -99,3 +97,17 @@ def test_the_guide_lists_every_quantity() -> None:
     ]
     missing = [name for name in QUANTITIES if not any(re.fullmatch(p, name) for p in patterns)]
     assert not missing, f"docs/guide/examples.md does not list the quantities {missing}: add them to its table"
+
+
+def test_the_guide_lists_every_namespace_and_its_names() -> None:
+    documented = _documented("examples.md")
+    # `final.reward.<method>` documents final.reward.grpo, final.reward.critic, ...
+    patterns = [
+        re.sub(r"<[a-z-]+>", "[a-z0-9-]+", re.escape(name).replace(r"\<", "<").replace(r"\>", ">"))
+        for name in documented
+    ]
+    for namespace in NAMESPACES.values():
+        assert namespace.name in documented, f"docs/guide/examples.md does not list the namespace {namespace.name!r}"
+        names = [*namespace.values, *namespace.formulas]
+        missing = [name for name in names if not any(re.fullmatch(p, name) for p in patterns)]
+        assert not missing, f"docs/guide/examples.md does not list {namespace.name}'s names {missing}"

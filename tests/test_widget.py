@@ -130,9 +130,12 @@ def test_the_built_chapter_carries_the_widget_its_table_and_its_assets(built_sit
     assert "How these numbers were computed" in static  # each table keeps its provenance note
     assert [g["name"] for g in _data(figure)["groups"]] == ["easy", "hard"]  # type: ignore[attr-defined]
     assert "<figcaption>" in figure
-    assert 'src="../javascripts/group-widget.js"' in page and 'href="../stylesheets/group-widget.css"' in page
-    assert (built_site / "javascripts" / "group-widget.js").is_file()
-    assert (built_site / "stylesheets" / "group-widget.css").is_file()
+    assert (
+        'src="../assets/javascripts/group-widget.js"' in page
+        and 'href="../assets/stylesheets/group-widget.css"' in page
+    )
+    assert (built_site / "assets" / "javascripts" / "group-widget.js").is_file()
+    assert (built_site / "assets" / "stylesheets" / "group-widget.css").is_file()
 
 
 def test_the_contributor_page_documents_the_contract(built_site: Path) -> None:

@@ -114,7 +114,7 @@ def test_it_opens_on_the_easy_group_showing_the_verifier_rewards(chapter: Page) 
     assert _attribute(chapter, "reward") == [1, 1, 1, 1, 0]
     assert _shown(chapter) == ["1", "1", "1", "1", "0"]
     assert _attribute(chapter, "advantage") == pytest.approx([0.5] * 4 + [-2.0])
-    assert chapter.get_by_label("Rewards").is_checked()
+    assert chapter.get_by_label("Rewards", exact=True).is_checked()
     expect(chapter.locator(".gw-response").nth(4)).to_contain_text("verifier: wrong")
 
 
@@ -122,7 +122,7 @@ def test_the_toggle_turns_every_reward_into_its_advantage_and_back(chapter: Page
     bar = chapter.locator(".gw-response .gw-bar").nth(4)
     assert bar.evaluate("b => getComputedStyle(b).transitionDuration").startswith("0.5s")
     before = bar.bounding_box()
-    chapter.get_by_label("Advantages").check()
+    chapter.get_by_label("Advantages", exact=True).check()
     assert _shown(chapter) == ["+0.5"] * 4 + ["−2.0"]
     expect(chapter.locator(".gw-response").nth(4)).to_have_class("gw-row gw-response gw-down")
     expect(chapter.locator(".gw-note")).to_contain_text("Being wrong is rare here (1 of 5)")
@@ -132,7 +132,7 @@ def test_the_toggle_turns_every_reward_into_its_advantage_and_back(chapter: Page
     assert before is not None and after is not None
     # The wrong answer's bar grows from nothing to two units left of zero.
     assert after["width"] > before["width"] + 50 and after["x"] < before["x"]
-    chapter.get_by_label("Rewards").check()
+    chapter.get_by_label("Rewards", exact=True).check()
     assert _shown(chapter) == ["1", "1", "1", "1", "0"]
 
 
@@ -142,29 +142,29 @@ def _bar_widths(page: Page) -> list[float]:
 
 
 def test_every_bar_of_both_problems_is_drawn_on_one_scale(chapter: Page) -> None:
-    chapter.get_by_label("Advantages").check()
+    chapter.get_by_label("Advantages", exact=True).check()
     easy = _bar_widths(chapter)
     assert easy[4] == pytest.approx(4 * easy[0])  # |-2.0| against |+0.5|
-    chapter.get_by_label("The hard problem").check()
+    chapter.get_by_label("The hard problem", exact=True).check()
     hard = _bar_widths(chapter)
     assert hard[0] == pytest.approx(easy[4]) and hard[1] == pytest.approx(easy[0])  # +2.0 and -0.5, same lengths
-    chapter.get_by_label("Rewards").check()
+    chapter.get_by_label("Rewards", exact=True).check()
     assert _bar_widths(chapter)[0] == pytest.approx(2 * easy[0])  # a reward of 1 is twice an advantage of 0.5
 
 
 def test_the_hard_problem_reverses_the_signs(chapter: Page) -> None:
-    chapter.get_by_label("Advantages").check()
-    chapter.get_by_label("The hard problem").check()
+    chapter.get_by_label("Advantages", exact=True).check()
+    chapter.get_by_label("The hard problem", exact=True).check()
     expect(chapter.locator(".gw-question")).to_contain_text("2^100")
     assert _attribute(chapter, "reward") == [1, 0, 0, 0, 0]
     assert _shown(chapter) == ["+2.0"] + ["−0.5"] * 4
     expect(chapter.locator(".gw-summary")).to_contain_text("Switched to the hard problem")
-    chapter.get_by_label("The easy problem").check()
+    chapter.get_by_label("The easy problem", exact=True).check()
     assert _shown(chapter) == ["+0.5"] * 4 + ["−2.0"]
 
 
 def test_flipping_marks_the_reward_as_yours_and_an_all_equal_group_teaches_nothing(chapter: Page) -> None:
-    chapter.get_by_label("Advantages").check()
+    chapter.get_by_label("Advantages", exact=True).check()
     chapter.get_by_role("button", name="Response 5: mark correct").click()
     fifth = chapter.locator(".gw-response").nth(4)
     assert fifth.get_attribute("data-edited") == "true"
@@ -191,7 +191,7 @@ def test_flipping_marks_the_reward_as_yours_and_an_all_equal_group_teaches_nothi
 
 
 def test_adding_and_removing_responses_keeps_g_between_2_and_16(chapter: Page) -> None:
-    chapter.get_by_label("Advantages").check()
+    chapter.get_by_label("Advantages", exact=True).check()
     chapter.get_by_role("button", name="Add a wrong response").click()
     # [1, 1, 1, 1, 0, 0]: mean 2/3, std sqrt(2)/3, so A = +1/sqrt(2) and -sqrt(2).
     assert _attribute(chapter, "advantage") == pytest.approx([1 / math.sqrt(2)] * 4 + [-math.sqrt(2)] * 2)
@@ -218,26 +218,26 @@ def test_adding_and_removing_responses_keeps_g_between_2_and_16(chapter: Page) -
 
 def test_the_convention_switch_uses_the_sample_std_and_each_trainers_epsilon(chapter: Page) -> None:
     easy = _oracle_group([1.0, 1.0, 1.0, 1.0, 0.0])
-    chapter.get_by_label("Advantages").check()
-    chapter.get_by_label("TRL: sample std + 1e-4").check()
+    chapter.get_by_label("Advantages", exact=True).check()
+    chapter.get_by_label("TRL: sample std + 1e-4", exact=True).check()
     assert _attribute(chapter, "advantage") == pytest.approx(easy["trl_sample_eps_1e-4"], rel=1e-12)
     expect(chapter.locator(".gw-stats")).to_contain_text("sample std σₛ≈ 0.4472")
     expect(chapter.locator(".gw-stats")).to_contain_text("eps0.0001")
-    chapter.get_by_label("verl: sample std + 1e-6").check()
+    chapter.get_by_label("verl: sample std + 1e-6", exact=True).check()
     assert _attribute(chapter, "advantage") == pytest.approx(easy["verl_sample_eps_1e-6"], rel=1e-12)
     assert _shown(chapter)[-1] == "≈ −1.7889"
     expect(chapter.locator(".gw-source")).to_contain_text("volcengine/verl")  # the trainer's fact, with its source
-    chapter.get_by_label("the book: population std").check()
+    chapter.get_by_label("the book: population std", exact=True).check()
     assert _shown(chapter)[-1] == "−2.0"
 
 
 def test_it_works_by_keyboard_alone_with_a_visible_focus(chapter: Page) -> None:
-    chapter.get_by_label("The easy problem").focus()
+    chapter.get_by_label("The easy problem", exact=True).focus()
     chapter.keyboard.press("ArrowRight")  # radios: arrows move the choice
-    assert chapter.get_by_label("The hard problem").is_checked()
+    assert chapter.get_by_label("The hard problem", exact=True).is_checked()
     chapter.keyboard.press("Tab")
     chapter.keyboard.press("ArrowRight")
-    assert chapter.get_by_label("Advantages").is_checked()
+    assert chapter.get_by_label("Advantages", exact=True).is_checked()
     outline = chapter.evaluate("() => getComputedStyle(document.activeElement.nextElementSibling).outlineStyle")
     assert outline == "solid"
     chapter.keyboard.press("Tab")
@@ -260,7 +260,7 @@ def test_it_fits_a_360_pixel_screen(browser: Browser, site_server: Server) -> No
     context = browser.new_context(viewport={"width": 360, "height": 800})
     watched = watch(context.new_page())
     watched.page.goto(site_server.url + "grpo/")
-    watched.page.get_by_label("Advantages").check()
+    watched.page.get_by_label("Advantages", exact=True).check()
     assert watched.page.evaluate("() => document.documentElement.scrollWidth") <= 360
     widget = watched.page.locator(".gw").bounding_box()
     assert widget is not None and widget["x"] >= 0 and widget["x"] + widget["width"] <= 360
@@ -325,7 +325,7 @@ def test_it_draws_after_instant_navigation_from_the_home_page(page: WatchedPage,
     page.page.wait_for_url("**/grpo/")
     assert page.page.evaluate("() => window.sameDocument") is True  # Material swapped the page in, no reload
     expect(page.page.locator("figure.grpo-widget .gw")).to_be_visible()
-    page.page.get_by_label("Advantages").check()
+    page.page.get_by_label("Advantages", exact=True).check()
     assert _shown(page.page) == ["+0.5"] * 4 + ["−2.0"]
     assert page.page.locator(".gw").count() == 1
     # Away and back again: the new copy of the page gets its own widget, exactly one.
@@ -350,6 +350,6 @@ def test_without_materials_script_it_still_draws_on_domcontentloaded(browser: Br
     page.goto(site_server.url + "grpo/")
     assert page.evaluate("() => typeof window.document$") == "undefined"
     expect(page.locator("figure.grpo-widget .gw")).to_have_count(1)
-    page.get_by_label("Advantages").check()
+    page.get_by_label("Advantages", exact=True).check()
     assert _shown(page) == ["+0.5"] * 4 + ["−2.0"]
     context.close()

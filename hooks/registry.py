@@ -1,0 +1,40 @@
+"""Every name a placeholder can use, in one place: the shared registries and each chapter's additions.
+
+A chapter whose computation needs names of its own writes them in an adapter module
+(hooks/verdicts.py, hooks/run_values.py, ...), and adds that module here with one line. A name
+defined twice stops the build at once, instead of one chapter silently replacing another's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+import grpo_examples as gx
+from hooks import blocks, formulas, quantities
+from hooks.namespaces import Namespace
+from hooks.run_values import RUN
+from hooks.training_figures import TRAINING_BLOCKS
+from hooks.verdicts import VERDICT_BLOCKS, VERDICT_QUANTITIES
+
+T = TypeVar("T")
+
+
+def _merge(what: str, *registries: Mapping[str, T]) -> dict[str, T]:
+    merged: dict[str, T] = {}
+    for registry in registries:
+        for name, entry in registry.items():
+            if name in merged:
+                raise RuntimeError(f"the {what} {name!r} is registered twice: rename one (hooks/registry.py)")
+            merged[name] = entry
+    return merged
+
+
+BLOCKS: dict[str, Callable[[Sequence[gx.Example]], str]] = _merge(
+    "block", blocks.BLOCKS, VERDICT_BLOCKS, TRAINING_BLOCKS
+)
+QUANTITIES: dict[str, Callable[[gx.Example], quantities.Quantity]] = _merge(
+    "quantity", quantities.QUANTITIES, VERDICT_QUANTITIES
+)
+FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge("formula", formulas.FORMULAS)
+NAMESPACES: dict[str, Namespace] = _merge("namespace", *({namespace.name: namespace} for namespace in (RUN,)))

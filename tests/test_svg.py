@@ -1,0 +1,109 @@
+"""The hand-written SVG writer: valid XML, accessible names, labelled axes, data where it belongs."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from hooks import svg
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+
+
+def _chart() -> str:
+    return svg.line_chart(
+        "demo",
+        "Reward <per> step & more",
+        "Two lines that rise.",
+        svg.Axis("training step (updates)", 0, 10, svg.ticks(0, 10)),
+        svg.Axis("mean reward (0 to 1)", 0, 1, svg.ticks(0, 1, 4)),
+        [svg.Series("first", [0, 5, 10], [0.0, 0.5, 1.0], 1), svg.Series("second", [0, 10], [1.0, 0.0], 2)],
+        reference=(0.9, "threshold 0.9"),
+    )
+
+
+def test_line_chart_is_valid_xml_with_an_accessible_name() -> None:
+    root = ET.fromstring(_chart())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.get("role") == "img"
+    title, desc = root.find("s:title", NS), root.find("s:desc", NS)
+    assert title is not None and desc is not None
+    assert title.text == "Reward <per> step & more"  # escaped in the markup, intact for a screen reader
+    assert root.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
+
+
+def test_line_chart_labels_both_axes_and_the_legend() -> None:
+    texts = [t.text for t in ET.fromstring(_chart()).iter("{http://www.w3.org/2000/svg}text")]
+    for label in ("training step (updates)", "mean reward (0 to 1)", "first", "second", "threshold 0.9"):
+        assert label in texts
+    for tick in ("0", "2", "10", "0.5", "1"):
+        assert tick in texts
+
+
+def test_line_chart_maps_data_into_the_plot_area() -> None:
+    root = ET.fromstring(_chart())
+    width, height = (float(v) for v in root.get("viewBox", "").split()[2:])
+    lines = root.findall("s:polyline", NS)
+    assert [line.get("class") for line in lines] == ["grpo-series-1", "grpo-series-2"]
+    first = [tuple(map(float, p.split(","))) for p in lines[0].get("points", "").split()]
+    assert len(first) == 3
+    xs, ys = [p[0] for p in first], [p[1] for p in first]
+    assert xs == sorted(xs) and ys == sorted(ys, reverse=True)  # rising data: y grows upward on screen
+    assert all(0 < x < width for x in xs) and all(0 < y < height for y in ys)
+    assert xs[1] == pytest.approx((xs[0] + xs[2]) / 2)  # the middle point sits halfway, the axis is linear
+
+
+def test_colours_come_from_css_not_from_fixed_values() -> None:
+    chart = _chart()
+    assert "#" not in chart.replace('id="', "")  # no hex colour anywhere
+    assert 'stroke="currentColor"' in chart
+
+
+def test_histogram_stack() -> None:
+    chart = svg.histogram_stack(
+        "hist",
+        "Histograms",
+        "Two panels.",
+        svg.Axis("advantage A (unitless)", -1, 1, svg.ticks(-1, 1, 4)),
+        "share (%)",
+        [svg.Panel("one", [-1, 0, 1], [25.0, 75.0], 1), svg.Panel("two", [-1, 0, 1], [0.0, 100.0], 3)],
+    )
+    root = ET.fromstring(chart)
+    rects = root.findall("s:rect", NS)
+    assert len(rects) == 3  # a bin of height 0 draws nothing
+    assert {r.get("class") for r in rects} == {"grpo-bar-1", "grpo-bar-3"}
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert {"one", "two", "advantage A (unitless)", "share (%)", "75", "100"} <= set(texts)
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "count", "expected"),
+    [
+        (0, 60, 5, [0, 20, 40, 60]),
+        (0, 2, 4, [0, 0.5, 1, 1.5, 2]),
+        (-3, 3, 6, [-3, -2, -1, 0, 1, 2, 3]),
+        (0, 100, 4, [0, 50, 100]),
+    ],
+)
+def test_ticks_are_round(low: float, high: float, count: int, expected: list[float]) -> None:
+    assert svg.ticks(low, high, count) == expected
+
+
+def test_bad_input_is_an_error() -> None:
+    axis = svg.Axis("x", 0, 1, [0, 1])
+    with pytest.raises(ValueError, match="style"):
+        svg.line_chart("a", "t", "d", axis, axis, [svg.Series("s", [0], [0], 9)])
+    with pytest.raises(ValueError, match="as many"):
+        svg.line_chart("a", "t", "d", axis, axis, [svg.Series("s", [0, 1], [0], 1)])
+    with pytest.raises(ValueError, match="high > low"):
+        svg.line_chart("a", "t", "d", svg.Axis("x", 1, 1, []), axis, [svg.Series("s", [0], [0], 1)])
+
+
+def test_figure_is_one_html_block_with_a_caption() -> None:
+    html = svg.figure(_chart(), "A caption.")
+    assert "\n\n" not in html  # a blank line would end the HTML block and let Markdown into the SVG
+    root = ET.fromstring(html)
+    assert root.tag == "figure"
+    caption = root.find("figcaption")
+    assert caption is not None and caption.text == "A caption."

@@ -1,0 +1,143 @@
+"""The rule-based checker, on hand-written responses whose verdicts a reader can check by eye."""
+
+from __future__ import annotations
+
+import pytest
+
+from grpo_examples.verifier import accuracy_reward, extract_answer, format_reward, normalise_answer, verify
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("so the answer is \\boxed{56}", "56"),
+        ("first \\boxed{54}, no wait: \\boxed{56}", "56"),  # the last box is the final answer
+        ("\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"),  # nested braces stay whole
+        ("\\boxed{\\text{\\{a, b\\}}} and more", "\\text{\\{a, b\\}}"),
+        ("\\boxed { 7 }", "7"),
+        ("Answer: 1,000", "1,000"),
+        ("answer: no", "no"),
+        ("The answer is: 12.", "12."),
+        ("**Answer:** 56", "** 56"),
+        ("Answer: 3\nAnswer: 4\nsome words after", "4"),  # the last answer line, words on later lines ignored
+        ("\\boxed{9} and later Answer: 8", "9"),  # a box beats an answer line
+        ("It is 56.", None),  # no box, no answer line: no answer
+        ("", None),
+        ("\\boxed{}", None),  # an empty box is no answer
+        ("\\boxed{56", None),  # a box never closed is no answer
+        ("Answer:   ", None),
+        ("The unanswerable: 5", None),  # 'answer' must be a word of its own
+    ],
+)
+def test_extract_answer(response: str, expected: str | None) -> None:
+    assert extract_answer(response) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("56", "56"),
+        ("$56$", "56"),
+        ("$56$.", "56"),  # delimiters and a trailing period, in either order
+        ("56.", "56"),
+        ("**56**", "56"),
+        (" 56 ", "56"),
+        ("56.0", "56"),
+        ("+56", "56"),
+        ("1,000", "1000"),
+        ("1,000,000", "1000000"),
+        ("1\\,000", "1000"),  # TeX thin space as thousands separator
+        ("1 000", "1000"),
+        ("1,2", "1,2"),  # not a thousands separator: left alone, not read as twelve
+        ("12,34", "12,34"),
+        ("0.5", "1/2"),
+        (".5", "1/2"),  # a leading period is a decimal point, not punctuation
+        ("1/2", "1/2"),
+        ("2/4", "1/2"),
+        ("\\frac{1}{2}", "1/2"),
+        ("\\dfrac{2}{4}", "1/2"),
+        ("\\tfrac{3}{4}", "3/4"),
+        ("-\\frac{1}{2}", "-1/2"),
+        ("\u22123", "-3"),  # the typographic minus
+        ("1/0", "1/0"),  # not a number: compared as text, never a crash
+        ("1/2/3", "1/2/3"),
+        ("x = 5", "5"),
+        ("\\text{No}", "no"),
+        ("\\textbf{Yes}", "yes"),
+        ("YES", "yes"),
+        ("\\left(2\\right)", "(2)"),
+        ("inf", "inf"),
+    ],
+)
+def test_normalise_answer(answer: str, expected: str) -> None:
+    assert normalise_answer(answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("response", "reference", "reward"),
+    [
+        ("7 × 8 = 56. \\boxed{56}", "56", 1.0),
+        ("7 × 8 = 49 + 5. \\boxed{54}", "56", 0.0),
+        ("The product is $\\boxed{56}$.", "56", 1.0),
+        ("Answer: $56$.", "56", 1.0),
+        ("25 × 40 = \\boxed{1,000}", "1000", 1.0),
+        ("Answer: 1000", "1,000", 1.0),  # the reference is normalised the same way
+        ("\\boxed{\\frac{1}{2}}", "0.5", 1.0),
+        ("\\boxed{0.50}", "1/2", 1.0),
+        ("\\boxed{\\frac{2}{3}}", "0.67", 0.0),  # a rounded decimal is not the fraction
+        ("91 = 7 × 13. Answer: No", "no", 1.0),
+        ("Answer: yes", "no", 0.0),
+        ("It is 56.", "56", 0.0),  # right, but the rule cannot find it: 0
+        ("\\boxed{10^3}", "1000", 0.0),  # right, but not in a form the rule reads: a false negative
+        ("\\boxed{56} ... actually \\boxed{54}", "56", 0.0),  # the last box counts
+        ("\\boxed{5 6}", "56", 1.0),  # spaces inside a number are dropped
+        ("\\boxed{-3}", "\u22123", 1.0),
+    ],
+)
+def test_accuracy_reward(response: str, reference: str, reward: float) -> None:
+    assert accuracy_reward(response, reference) == reward
+
+
+@pytest.mark.parametrize(
+    ("response", "reward"),
+    [
+        ("<think>7 × 8 = 56</think> \\boxed{56}", 1.0),
+        ("  <think>\nsteps\n</think>\nAnswer: 56", 1.0),  # leading whitespace and newlines are fine
+        ("\\boxed{56}", 0.0),  # no reasoning block
+        ("<think></think> \\boxed{56}", 0.0),  # empty reasoning
+        ("<think>   </think> \\boxed{56}", 0.0),  # blank reasoning
+        ("<think>steps</think>", 0.0),  # nothing after the reasoning
+        ("<think>steps \\boxed{56}", 0.0),  # never closed
+        ("The answer: <think>steps</think> 56", 0.0),  # must open with the reasoning
+        ("<think>a</think> b </think>", 0.0),  # a second closing tag
+        ("<think>a <think>b</think> c", 0.0),  # a nested opening tag
+        ("<think>a</think> b <think>c</think> d", 0.0),  # two reasoning blocks
+    ],
+)
+def test_format_reward(response: str, reward: float) -> None:
+    assert format_reward(response) == reward
+
+
+def test_verify_shows_every_step() -> None:
+    verdict = verify("<think>3/4 × 2/3 = 6/12</think> \\boxed{\\dfrac{6}{12}}", "1/2")
+    assert verdict.answer == "\\dfrac{6}{12}"
+    assert verdict.normalised == "1/2"
+    assert verdict.reference == "1/2"
+    assert (verdict.accuracy, verdict.format) == (1.0, 1.0)
+
+
+def test_verify_without_an_answer_has_no_normalised_form() -> None:
+    verdict = verify("I am not sure.", "56")
+    assert verdict.answer is None
+    assert verdict.normalised is None
+    assert verdict.accuracy == 0.0
+
+
+def test_book_groups_score_as_their_chapter_says() -> None:
+    """The GRPO chapter's groups, scored by hand: easy four right of five, hard one of five, split two of four."""
+    from grpo_examples.examples import load_examples
+
+    examples = load_examples()
+    assert examples["easy"].rewards == [1.0, 1.0, 1.0, 1.0, 0.0]
+    assert examples["hard"].rewards == [1.0, 0.0, 0.0, 0.0, 0.0]
+    assert examples["split"].rewards == [1.0, 1.0, 0.0, 0.0]
