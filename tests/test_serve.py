@@ -65,6 +65,7 @@ def wait_for_text(page: Page, pattern: str, timeout: float = 30) -> None:
     while not re.search(pattern, _content(page)):
         assert time.monotonic() < deadline, f"the page never showed {pattern!r}"
         page.wait_for_timeout(200)
+    page.wait_for_load_state("load")  # the text can show before the reload's load event fires
 
 
 def _content(page: Page) -> str:
