@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build check browser lock clean
+.PHONY: serve test build check browser screenshots lock clean
 
 ## Preview the book at http://127.0.0.1:8000/ with live reload.
 serve: $(VENV)/.installed node_modules/.installed
@@ -22,6 +22,10 @@ check: $(VENV)/.installed node_modules/.installed
 ## Build the site into site/ exactly as it is published.
 build: $(VENV)/.installed node_modules/.installed
 	$(VENV)/bin/mkdocs build --strict
+
+## Screenshots of the built site (light, dark, desktop, phone) into screenshots/: `make screenshots PAGES="grpo"`.
+screenshots: build browser
+	$(PYTHON) -m scripts.screenshots $(PAGES)
 
 ## Find a Chromium for the browser tests, or install one; stops with what to install if it cannot.
 browser: $(VENV)/.installed
