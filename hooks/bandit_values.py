@@ -200,8 +200,13 @@ def _weighted_sum(
     return f"{terms} {_relation(*(decimal(x) for x in (*weights, *values)), shown)} {shown.tex()}"
 
 
-def _two_lines(left: str, general: str, filled: str, relation: str = "=") -> str:
-    """The general form on one line, the numbers that fill it on the next: short enough for a page column."""
+def _two_lines(left: str, general: str, filled: str, relation: str = "=", centred: bool = False) -> str:
+    """The general form on one line, the numbers that fill it on the next: short enough for a page column.
+
+    Aligned on the '=' by default; centred when the left side is too wide to leave room for the numbers.
+    """
+    if centred:
+        return rf"\begin{{gathered}}{left} = {general} \\ {{}}{relation} {filled}\end{{gathered}}"
     return rf"\begin{{aligned}}{left} &= {general} \\ &{relation} {filled}\end{{aligned}}"
 
 
@@ -238,13 +243,10 @@ def score_mean_tex() -> str:
     bandit = current_bandit()
     column = reinforce.score(bandit.policy)[:, bandit.best]
     filled = _weighted_sum(bandit.probabilities, column.tolist(), float(bandit.policy @ column))
-    left = (
-        rf"\mathbb{{E}}_{{c \sim \pi_\theta}}\Big[\frac{{\partial \log \pi_\theta(c \mid q)}}"
-        rf"{{\partial \theta_{bandit.best + 1}}}\Big]"
-    )
     best = bandit.best + 1
+    left = rf"\mathbb{{E}}_c\big[\partial \log \pi_\theta(c \mid q) / \partial \theta_{best}\big]"
     general = rf"\sum_c \pi_\theta(c \mid q)\,\big(\mathbf{{1}}[c = {best}] - \pi_\theta({best} \mid q)\big)"
-    return _two_lines(left, general, filled)
+    return _two_lines(left, general, filled, centred=True)
 
 
 VARIANCE_ARGUMENT = {"none": "0", "expected": "J"}  # the baseline as the left side names it: Var(0), Var(J)

@@ -161,7 +161,7 @@ def line_chart(
     marks: Sequence[Mark] = (),
 ) -> str:
     """Lines over a shared x axis, a legend above them, an optional dashed horizontal reference line, and
-    marked points (each labelled on the side of the dot away from the nearer edge)."""
+    marked points, each labelled above its dot."""
     legend_height = LEGEND_ROW * len(series) + 6
     top, plot_height = 12 + legend_height, 200
     bottom = top + plot_height
@@ -195,13 +195,19 @@ def line_chart(
 
 
 def _mark(frame: _Frame, mark: Mark) -> list[str]:
+    """A dot and, above it, its label: centred, or starting (ending) at the dot near the left (right) edge."""
     _check_style(mark.style)
     x, y = frame.px(mark.x), frame.py(mark.y)
-    left_half = x < (frame.left + frame.right) / 2
-    label_x = x + 8 if left_half else x - 8
+    quarter = (frame.right - frame.left) / 4
+    if x < frame.left + quarter:
+        label_x, anchor = x + 6, "start"
+    elif x > frame.right - quarter:
+        label_x, anchor = x - 6, "end"
+    else:
+        label_x, anchor = x, "middle"
     return [
         f'<circle class="grpo-dot-{mark.style}" cx="{_num(x)}" cy="{_num(y)}" r="4.5" fill="currentColor"/>',
-        _text(label_x, y - 8, mark.label, anchor="start" if left_half else "end", extra=' font-size="13"'),
+        _text(label_x, y - 12, mark.label, anchor=anchor, extra=' font-size="13"'),
     ]
 
 

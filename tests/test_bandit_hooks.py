@@ -84,7 +84,7 @@ def test_formulas_by_hand() -> None:
     assert r"= 0.3 \times (2 - 1.2) = +0.24" in _formula("gradient")
     assert r"= 0.1 \times (0 - 1.2) = -0.12" in _formula("gradient")
     assert _formula("score-mean").endswith(
-        r"&= 0.3 \times 0.7 + 0.4 \times (-0.3) + 0.2 \times (-0.3) + 0.1 \times (-0.3) = 0.0\end{aligned}"
+        r"{}= 0.3 \times 0.7 + 0.4 \times (-0.3) + 0.2 \times (-0.3) + 0.1 \times (-0.3) = 0.0\end{gathered}"
     )
     assert r"&= 0.3 \times 2.0 + 0.4 \times 0.78 + 0.2 \times 1.1 + 0.1 \times 0.08 = 1.14" in _formula("variance.none")
     assert r"&= 0.3 \times 0.176 + 0.4 \times 0.06 + 0.2 \times 0.092 + 0.1 \times 1.328 = 0.228" in _formula(

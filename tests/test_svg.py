@@ -109,7 +109,7 @@ def test_figure_is_one_html_block_with_a_caption() -> None:
     assert caption is not None and caption.text == "A caption."
 
 
-def test_marks_sit_on_their_points_with_labels_turned_inward() -> None:
+def test_marks_sit_on_their_points_with_labels_inside_the_plot() -> None:
     axis = svg.Axis("b (reward)", 0, 2, svg.ticks(0, 2, 4))
     chart = svg.line_chart(
         "marks",
@@ -118,15 +118,15 @@ def test_marks_sit_on_their_points_with_labels_turned_inward() -> None:
         axis,
         svg.Axis("v (reward²)", 0, 2, svg.ticks(0, 2, 4)),
         [svg.Series("curve", [0, 1, 2], [2, 0, 2], 1)],
-        marks=[svg.Mark(0, 2, "left end", 2), svg.Mark(2, 2, "right end", 3)],
+        marks=[svg.Mark(0, 2, "left end", 2), svg.Mark(1, 0, "middle", 1), svg.Mark(2, 2, "right end", 3)],
     )
     root = ET.fromstring(chart)
     dots = root.findall("s:circle", NS)
-    assert [d.get("class") for d in dots] == ["grpo-dot-2", "grpo-dot-3"]
+    assert [d.get("class") for d in dots] == ["grpo-dot-2", "grpo-dot-1", "grpo-dot-3"]
     points = [tuple(map(float, p.split(","))) for p in root.findall("s:polyline", NS)[0].get("points", "").split()]
     assert (float(dots[0].get("cx", "")), float(dots[0].get("cy", ""))) == points[0]  # the dot is on the curve's end
     labels = {t.text: t.get("text-anchor") for t in root.iter("{http://www.w3.org/2000/svg}text")}
-    assert labels["left end"] == "start" and labels["right end"] == "end"  # each label reads into the plot
+    assert labels == {**labels, "left end": "start", "middle": "middle", "right end": "end"}  # none leaves the plot
 
 
 def test_histogram_marker_crosses_every_panel_and_is_labelled_once() -> None:
