@@ -52,8 +52,8 @@ def baseline_value(name: str) -> float:
     raise ValueError(f"no constant baseline is called {name!r} (known: {', '.join(EXACT_BASELINES)})")
 
 
-def _exact(call: str, value: Callable[[Bandit], float], signed: bool = False) -> Callable[[], Quantity]:
-    return lambda: Quantity(value(current_bandit()), f"grpo_examples.reinforce.{call}", signed=signed)
+def _exact(call: str, value: Callable[[Bandit], float]) -> Callable[[], Quantity]:
+    return lambda: Quantity(value(current_bandit()), f"grpo_examples.reinforce.{call}")
 
 
 def _setting(key: str, value: Callable[[Bandit], int | str]) -> Callable[[], Quantity]:
