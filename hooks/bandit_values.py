@@ -395,4 +395,4 @@ for _index in range(MAX_CANDIDATES):
     CLAIMS[f"below-average.{_index + 1}"] = _below_average(_index)
     CLAIMS[f"earns-something.{_index + 1}"] = _earns_something(_index)
 
-BANDIT = Namespace("bandit", "the bandit", "hooks/bandit_values.py", VALUES, FORMULAS, CLAIMS)
+BANDIT = Namespace("bandit", "the bandit", "hooks/bandit_values.py", VALUES, formulas=FORMULAS, claims=CLAIMS)
