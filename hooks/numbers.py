@@ -109,6 +109,8 @@ def count_words(count: int) -> str:
 
 def times_words(ratio: Fraction | float) -> str:
     """'four times' for 4, '1.5 times' for 1.5, 'as much as' for 1."""
+    if isinstance(ratio, float) and _is_exact(ratio, float(round(ratio))):
+        ratio = Fraction(round(ratio))  # a float ratio that is a whole number up to round-off: 4.999999999999999
     if ratio == 1:
         return "as much as"
     if isinstance(ratio, Fraction) and ratio.denominator == 1:
