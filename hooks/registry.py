@@ -13,6 +13,8 @@ from typing import TypeVar
 import grpo_examples as gx
 from hooks import blocks, formulas, quantities
 from hooks.namespaces import Namespace
+from hooks.ppo_blocks import PPO_BLOCKS
+from hooks.ppo_values import PPO
 from hooks.run_values import RUN
 from hooks.training_figures import TRAINING_BLOCKS
 from hooks.verdicts import VERDICT_BLOCKS, VERDICT_QUANTITIES
@@ -31,10 +33,10 @@ def _merge(what: str, *registries: Mapping[str, T]) -> dict[str, T]:
 
 
 BLOCKS: dict[str, Callable[[Sequence[gx.Example]], str]] = _merge(
-    "block", blocks.BLOCKS, VERDICT_BLOCKS, TRAINING_BLOCKS
+    "block", blocks.BLOCKS, VERDICT_BLOCKS, TRAINING_BLOCKS, PPO_BLOCKS
 )
 QUANTITIES: dict[str, Callable[[gx.Example], quantities.Quantity]] = _merge(
     "quantity", quantities.QUANTITIES, VERDICT_QUANTITIES
 )
 FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge("formula", formulas.FORMULAS)
-NAMESPACES: dict[str, Namespace] = _merge("namespace", *({namespace.name: namespace} for namespace in (RUN,)))
+NAMESPACES: dict[str, Namespace] = _merge("namespace", *({namespace.name: namespace} for namespace in (RUN, PPO)))
