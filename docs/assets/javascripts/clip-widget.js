@@ -129,7 +129,7 @@
       for (let x = Math.ceil(x0 * 2) / 2; x <= x1 + 1e-9; x += 0.5) {
         tickLabels.push(svgEl("text", { x: px(x), y: bottom + 17, "text-anchor": "middle" }, String(x)));
       }
-      for (const y of [lowY, 0, highY]) {
+      for (const y of [A < 0 ? lowY : highY, 0]) {
         tickLabels.push(svgEl("text", { x: left - 5, y: py(y) + 4, "text-anchor": "end" }, y === 0 ? "0" : format(y, 1).replace("≈ ", "")));
       }
       tickLabels.push(svgEl("text", { class: "cw-band-label", x: px(1), y: top + 12, "text-anchor": "middle" },
@@ -175,7 +175,8 @@
     figure.classList.add("grpo-widget--live");
 
     const shown = (x, signed = false) => format(x, places, signed);
-    const inTex = (x) => (x < 0 ? `(${shown(x)})` : shown(x)).replace("≈ ", "");
+    const plain = (x) => shown(x).replace("≈ ", "");
+    const factor = (x) => (x < 0 ? `(${plain(x)})` : plain(x));
 
     /* What the numbers mean, in words that follow them */
     function meaning(r) {
@@ -218,8 +219,8 @@
       ].map(([term, text]) => el("div", "", "", el("dt", "", term), el("dd", "", text))));
       const steps = [shown(rho), shown(A), shown(r.unclipped), shown(r.clipped), shown(r.objective), shown(1 - eps), shown(1 + eps)];
       const rel = steps.some((text) => text.startsWith("≈")) ? "≈" : "=";
-      worked.textContent = `L = min(${inTex(rho)} × ${inTex(A)}, clip(${inTex(rho)}, ${inTex(1 - eps)}, ${inTex(1 + eps)}) × ${inTex(A)}) ` +
-        `${rel} min(${inTex(r.unclipped)}, ${inTex(r.clipped)}) ${rel} ${inTex(r.objective)}`;
+      worked.textContent = `L = min(${plain(rho)} × ${factor(A)}, clip(${plain(rho)}, ${plain(1 - eps)}, ${plain(1 + eps)}) × ${factor(A)}) ` +
+        `${rel} min(${plain(r.unclipped)}, ${plain(r.clipped)}) ${rel} ${plain(r.objective)}`;
       note.textContent = meaning(r);
       drawing.draw(state, places);
       const names = { A: "Advantage A", eps: "Clip range ε", rho: "Ratio ρ" };
