@@ -83,8 +83,8 @@ def cases_table(examples: Sequence[gx.Example] = ()) -> str:
     header = ["A", "ρ", "ρA", "clip(ρ)·A", "L = min", "the clip", "∂L/∂ρ"]
     intro = (
         f"With ε = {_number(chapter.epsilon)}, the clip range is [{_number(low)}, {_number(high)}]; "
-        "clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε), and ρ = π_θ / π_old is computed from the two probabilities "
-        f"of each case in `{SETTINGS}`."
+        "clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). Each ρ is the quotient of the two probabilities its case sets "
+        f"in `{SETTINGS}`."
     )
     calls = [
         "grpo_examples.work_clip_case(case, epsilon) for each [[cases]] entry: "
