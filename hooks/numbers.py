@@ -116,3 +116,13 @@ def times_words(ratio: Fraction | float) -> str:
     if isinstance(ratio, Fraction) and ratio.denominator == 1:
         return f"{count_words(ratio.numerator)} times"
     return f"{decimal(ratio).prose()} times"
+
+
+def billions(count: int) -> Fraction | int:
+    """7 for 7,000,000,000: a parameter count as prose writes it, followed by 'billion'."""
+    return count // 10**9 if count % 10**9 == 0 else Fraction(count, 10**9)
+
+
+def gigabytes(size: int) -> Fraction | int:
+    """112 for 112,000,000,000 bytes: a memory size in GB (10^9 bytes), as prose writes it before 'GB'."""
+    return size // 10**9 if size % 10**9 == 0 else Fraction(size, 10**9)

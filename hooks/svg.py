@@ -159,9 +159,11 @@ def line_chart(
     series: Sequence[Series],
     reference: tuple[float, str] | None = None,
     marks: Sequence[Mark] = (),
+    band: tuple[float, float, str] | None = None,
 ) -> str:
-    """Lines over a shared x axis, a legend above them, an optional dashed horizontal reference line, and
-    marked points, each labelled above its dot."""
+    """Lines over a shared x axis, a legend above them, an optional dashed horizontal reference line, marked
+    points (each labelled above its dot), and an optional shaded band between two x values, labelled at its
+    top. A NaN in a series' ys breaks its line."""
     legend_height = LEGEND_ROW * len(series) + 6
     top, plot_height = 12 + legend_height, 200
     bottom = top + plot_height
@@ -169,6 +171,14 @@ def line_chart(
     parts = _open(figure_id, bottom + MARGIN_BOTTOM, title, description)
     parts += _legend([(s.label, s.style) for s in series], 12 + FONT * 0.5)
     parts += frame.grid_and_y_ticks()
+    if band is not None:
+        low, high, label = band
+        bx0, bx1 = frame.px(low), frame.px(high)
+        parts.append(
+            f'<rect class="grpo-band" x="{_num(bx0)}" y="{_num(top)}" width="{_num(bx1 - bx0)}" '
+            f'height="{_num(bottom - top)}" fill="currentColor" fill-opacity="0.08"/>'
+        )
+        parts.append(_text((bx0 + bx1) / 2, top + FONT, label, extra=' font-size="12"'))
     if reference is not None:
         level, label = reference
         ry = frame.py(level)
@@ -181,11 +191,12 @@ def line_chart(
         _check_style(line.style)
         if len(line.xs) != len(line.ys) or not line.xs:
             raise ValueError(f"series {line.label!r} needs as many x as y values, and at least one")
-        points = " ".join(f"{_num(frame.px(a))},{_num(frame.py(b))}" for a, b in zip(line.xs, line.ys, strict=True))
-        parts.append(
-            f'<polyline class="grpo-series-{line.style}" points="{points}" fill="none" stroke="currentColor" '
-            'stroke-width="2" stroke-linejoin="round"/>'
-        )
+        for segment in _segments(line.xs, line.ys):
+            points = " ".join(f"{_num(frame.px(a))},{_num(frame.py(b))}" for a, b in segment)
+            parts.append(
+                f'<polyline class="grpo-series-{line.style}" points="{points}" fill="none" stroke="currentColor" '
+                'stroke-width="2" stroke-linejoin="round"/>'
+            )
     for mark in marks:
         parts += _mark(frame, mark)
     parts += frame.x_axis()
@@ -209,6 +220,17 @@ def _mark(frame: _Frame, mark: Mark) -> list[str]:
         f'<circle class="grpo-dot-{mark.style}" cx="{_num(x)}" cy="{_num(y)}" r="4.5" fill="currentColor"/>',
         _text(label_x, y - 12, mark.label, anchor=anchor, extra=' font-size="13"'),
     ]
+
+
+def _segments(xs: Sequence[float], ys: Sequence[float]) -> list[list[tuple[float, float]]]:
+    """The runs of points between NaNs in ys: each is drawn as its own line."""
+    segments: list[list[tuple[float, float]]] = [[]]
+    for a, b in zip(xs, ys, strict=True):
+        if math.isnan(b):
+            segments.append([])
+        else:
+            segments[-1].append((a, b))
+    return [segment for segment in segments if segment]
 
 
 def histogram_stack(

@@ -80,13 +80,11 @@ def test_two_accessible_figures(built_site: Path) -> None:
 
 
 def test_the_chapter_opens_the_book(built_site: Path) -> None:
-    """First in the section, before the verifiable-rewards chapter; the footer leads on to it."""
+    """First in the section, before PPO; the footer leads on to it."""
     home = (built_site / "index.html").read_text(encoding="utf-8")
     links = re.findall(r'<a href="([a-z-]+)/" class="md-nav__link', home)
-    assert links.index(PAGE) < links.index("verifiable-rewards") < links.index("grpo")
-    assert re.search(
-        r'<a href="\.\./verifiable-rewards/" class="md-footer__link md-footer__link--next"', page_html(built_site, PAGE)
-    )
+    assert links.index(PAGE) < links.index("ppo") < links.index("grpo")
+    assert re.search(r'<a href="\.\./ppo/" class="md-footer__link md-footer__link--next"', page_html(built_site, PAGE))
 
 
 def test_the_glossary_and_references_have_the_chapters_terms(built_site: Path) -> None:
