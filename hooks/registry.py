@@ -13,8 +13,11 @@ from typing import TypeVar
 import grpo_examples as gx
 from hooks import blocks, formulas, quantities
 from hooks.namespaces import Namespace
+from hooks.practice_blocks import PRACTICE_BLOCKS
+from hooks.practice_values import PRACTICE
 from hooks.run_values import RUN
 from hooks.training_figures import TRAINING_BLOCKS
+from hooks.variants import VARIANT_BLOCKS, VARIANT_FORMULAS, VARIANT_QUANTITIES
 from hooks.verdicts import VERDICT_BLOCKS, VERDICT_QUANTITIES
 
 T = TypeVar("T")
@@ -31,10 +34,25 @@ def _merge(what: str, *registries: Mapping[str, T]) -> dict[str, T]:
 
 
 BLOCKS: dict[str, Callable[[Sequence[gx.Example]], str]] = _merge(
-    "block", blocks.BLOCKS, VERDICT_BLOCKS, TRAINING_BLOCKS
+    "block",
+    blocks.BLOCKS,
+    VERDICT_BLOCKS,
+    TRAINING_BLOCKS,
+    VARIANT_BLOCKS,
+    PRACTICE_BLOCKS,
 )
 QUANTITIES: dict[str, Callable[[gx.Example], quantities.Quantity]] = _merge(
-    "quantity", quantities.QUANTITIES, VERDICT_QUANTITIES
+    "quantity",
+    quantities.QUANTITIES,
+    VERDICT_QUANTITIES,
+    VARIANT_QUANTITIES,
 )
-FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge("formula", formulas.FORMULAS)
-NAMESPACES: dict[str, Namespace] = _merge("namespace", *({namespace.name: namespace} for namespace in (RUN,)))
+FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge(
+    "formula",
+    formulas.FORMULAS,
+    VARIANT_FORMULAS,
+)
+NAMESPACES: dict[str, Namespace] = _merge(
+    "namespace",
+    *({namespace.name: namespace} for namespace in (RUN, PRACTICE)),
+)
