@@ -14,11 +14,15 @@ import grpo_examples as gx
 from hooks import blocks, formulas, quantities
 from hooks.bandit_figures import BANDIT_BLOCKS
 from hooks.bandit_values import BANDIT
+from hooks.guide_blocks import GUIDE_BLOCKS
 from hooks.namespaces import Namespace
 from hooks.ppo_blocks import PPO_BLOCKS
 from hooks.ppo_values import PPO
+from hooks.practice_blocks import PRACTICE_BLOCKS
+from hooks.practice_values import PRACTICE
 from hooks.run_values import RUN
 from hooks.training_figures import TRAINING_BLOCKS
+from hooks.variants import VARIANT_BLOCKS, VARIANT_FORMULAS, VARIANT_QUANTITIES
 from hooks.verdicts import VERDICT_BLOCKS, VERDICT_QUANTITIES
 
 T = TypeVar("T")
@@ -42,13 +46,21 @@ BLOCKS: dict[str, Callable[[Sequence[gx.Example]], str]] = _merge(
     TRAINING_BLOCKS,
     BANDIT_BLOCKS,
     PPO_BLOCKS,
+    VARIANT_BLOCKS,
+    PRACTICE_BLOCKS,
+    GUIDE_BLOCKS,
 )
 QUANTITIES: dict[str, Callable[[gx.Example], quantities.Quantity]] = _merge(
     "quantity",
     quantities.QUANTITIES,
     VERDICT_QUANTITIES,
+    VARIANT_QUANTITIES,
 )
-FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge("formula", formulas.FORMULAS)
+FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge(
+    "formula",
+    formulas.FORMULAS,
+    VARIANT_FORMULAS,
+)
 NAMESPACES: dict[str, Namespace] = _merge(
     "namespace",
     *(
@@ -57,6 +69,7 @@ NAMESPACES: dict[str, Namespace] = _merge(
             RUN,
             BANDIT,
             PPO,
+            PRACTICE,
         )
     ),
 )
