@@ -302,7 +302,8 @@ def _expand_line(line: scan.Line, page: str) -> str:
                 raise _unknown("placeholder kind", placeholder.kind, KINDS)
             out.append(text[pos:start])
             out.append(KINDS[placeholder.kind](placeholder, text))
-        except PlaceholderError as error:
+        except (PlaceholderError, QuantityError, FormulaError, BlockError) as error:
+            # The last three: a computation that cannot give what the page asks for (an example it needs is gone).
             raise PageError(page, line.number, str(error), offending) from None
         pos = end + 3
     out.append(text[pos:])

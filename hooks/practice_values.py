@@ -19,9 +19,10 @@ from grpo_examples.practice_examples import ClipExample, KlExample, LossExample
 from hooks.kl_widget import kl_widget
 from hooks.namespaces import Namespace
 from hooks.numbers import decimal
-from hooks.quantities import Quantity, QuantityError
+from hooks.quantities import Quantity, QuantityError, named_example
 
 INPUTS = "grpo_examples/practice_examples.toml"
+USER = "the GRPO-in-practice chapter (hooks/practice_values.py)"
 KL_CALL = "grpo_examples.load_practice_examples().kl"
 
 
@@ -185,7 +186,7 @@ def _clip() -> ClipExample:
 
 def _easy_correct_advantage() -> float:
     """The advantage of a correct response of the easy group: the token of the clip example is in one."""
-    rewards = gx.get_example("easy").rewards
+    rewards = named_example("easy", USER).rewards
     return float(gx.advantages(rewards)[rewards.index(gx.OUTCOMES["correct"])])
 
 
@@ -346,8 +347,8 @@ def _dropping_std_shrinks() -> bool:
 
 
 def _difficulty_bias() -> bool:
-    split = gx.std_scale(gx.get_example("split").rewards)
-    return all(gx.std_scale(gx.get_example(name).rewards) > split for name in ("easy", "hard"))
+    split = gx.std_scale(named_example("split", USER).rewards)
+    return all(gx.std_scale(named_example(name, USER).rewards) > split for name in ("easy", "hard"))
 
 
 def _per_sequence_favours_short_right() -> bool:
@@ -365,7 +366,7 @@ def _token_level_is_even() -> bool:
 # Claims the prose makes: `<!-- grpo:check practice <claim> -->` prints nothing, and fails the build if
 # the numbers say otherwise.
 CLAIMS: dict[str, Callable[[], bool]] = {
-    "solved-is-all-right": lambda: set(gx.get_example("solved").rewards) == {gx.OUTCOMES["correct"]},
+    "solved-is-all-right": lambda: set(named_example("solved", USER).rewards) == {gx.OUTCOMES["correct"]},
     "k1-goes-negative": lambda: bool(np.any(gx.k1(_log_ratios()) < 0)),
     "k3-never-negative": lambda: bool(np.all(gx.k3(_log_ratios()) >= 0)),
     "k1-and-k3-unbiased": _unbiased,
