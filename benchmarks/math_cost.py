@@ -110,7 +110,9 @@ def book(formulas: Path, count: int, repeats: int) -> Measured:
             warm.append(_seconds(answer)[1])
             renderer = str(answer["renderer"])
     note = "cold: Node.js start and KaTeX load included; warm: in-memory, same process"
-    return Measured("one KaTeX process (the book before this change)", count, Timing(cold), Timing(warm), renderer, note)
+    return Measured(
+        "one KaTeX process (the book before this change)", count, Timing(cold), Timing(warm), renderer, note
+    )
 
 
 def book_with_disk_cache(formulas: Path, count: int, repeats: int) -> Measured:

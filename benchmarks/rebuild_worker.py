@@ -19,6 +19,7 @@ from pathlib import Path
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.livereload import _serve_url
 
 
@@ -32,7 +33,7 @@ def main() -> None:
     site = tempfile.mkdtemp(prefix="bench-serve-")
     config_file = str(project / "mkdocs.yml")
 
-    def get_config():  # type: ignore[no-untyped-def]  # serve.py's own helper, as it is there
+    def get_config() -> MkDocsConfig:  # serve.py's own helper, as it is there
         return load_config(config_file=config_file, site_dir=site)
 
     config = get_config()
