@@ -30,7 +30,7 @@ from hooks.namespaces import Namespace
 from hooks.numbers import count_words, decimal, times_words
 from hooks.quantities import Quantity, QuantityError
 from hooks.registry import BLOCKS, FORMULAS, NAMESPACES, QUANTITIES
-from hooks.widget import widget
+from hooks.widget import Widget, widget
 
 T = TypeVar("T")
 
@@ -215,6 +215,18 @@ CLAIMS: dict[str, Callable[[gx.GroupWorking], bool]] = {
     "right-is-rare": lambda w: 0 < w.rewards.count(1) < w.rewards.count(0),
     "evenly-split": lambda w: 0 < w.rewards.count(1) == w.rewards.count(0),
 }
+
+
+def namespace_widget(placeholder: Placeholder) -> Widget:
+    """The chapter widget `<namespace>.<name>` names (hooks/widget.py writes the figure)."""
+    _only(placeholder, 1, set())
+    subject, name = _split_name(placeholder.args[0], "widget")
+    if not isinstance(subject, Namespace):
+        raise PlaceholderError(
+            f"{subject.name!r} is an example: write grpo:widget {subject.name} for its group, "
+            "or <namespace>.<widget> for a chapter's widget"
+        )
+    return _entry(subject.widgets, name, f"{subject.name} widget", subject.defined_in)()
 
 
 def check(placeholder: Placeholder, line: str) -> str:
