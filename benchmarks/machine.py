@@ -6,6 +6,7 @@ import json
 import os
 import platform
 import subprocess
+import time
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
@@ -32,6 +33,33 @@ def _memory_gib() -> float:
         if line.startswith("MemTotal"):
             return round(int(line.split()[1]) / 1024**2, 1)
     return 0.0
+
+
+def _cpu_times() -> tuple[int, int]:
+    """(idle, total) jiffies of all cores since boot, from /proc/stat."""
+    fields = [int(value) for value in Path("/proc/stat").read_text(encoding="utf-8").split("\n", 1)[0].split()[1:]]
+    return fields[3] + fields[4], sum(fields)  # idle + iowait
+
+
+def busy_fraction(seconds: float = 1.0) -> float:
+    """How busy all cores were over the next `seconds` (0 idle, 1 every core busy)."""
+    idle_before, total_before = _cpu_times()
+    time.sleep(seconds)
+    idle_after, total_after = _cpu_times()
+    return 1 - (idle_after - idle_before) / max(1, total_after - total_before)
+
+
+def wait_for_quiet(limit: float, patience: float) -> float:
+    """Wait (at most patience seconds) until the cores are less busy than limit; the busy fraction at the end.
+
+    Lighthouse's simulated throttling multiplies the CPU time it observes, so another process that
+    takes a core during a run lowers the score of a page that did not change.
+    """
+    deadline = time.monotonic() + patience
+    busy = busy_fraction()
+    while busy >= limit and time.monotonic() < deadline:
+        busy = busy_fraction()
+    return round(busy, 2)
 
 
 def load_average() -> list[float]:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Request, sync_playwright
 
+from benchmarks.machine import wait_for_quiet
 from benchmarks.static_server import serve
 from scripts.ensure_browser import find_chromium
 from scripts.screenshots import pages as site_pages
@@ -130,8 +131,13 @@ def transfers(site: Path, base: str, paths: list[str]) -> list[dict[str, object]
     return rows
 
 
+QUIET_LIMIT = 0.3  # a Lighthouse run starts when the cores are at most this busy ...
+QUIET_PATIENCE = 60.0  # ... or after this many seconds of waiting for it
+
+
 def lighthouse(url: str, chromium: str) -> dict[str, object]:
     """One Lighthouse run, mobile preset (its default), simulated throttling (its default)."""
+    busy = wait_for_quiet(QUIET_LIMIT, QUIET_PATIENCE)
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as folder:
         report = Path(folder) / "report.json"
         command = [
@@ -165,6 +171,7 @@ def lighthouse(url: str, chromium: str) -> dict[str, object]:
         "font_display_audit": audits["font-display"]["score"],
         "failing_accessibility_audits": failing_accessibility,
         "benchmark_index": lhr["environment"]["benchmarkIndex"],
+        "machine_busy_before": busy,
         "lighthouse": lhr["lighthouseVersion"],
     }
 
@@ -172,6 +179,7 @@ def lighthouse(url: str, chromium: str) -> dict[str, object]:
 def lighthouse_median(url: str, chromium: str, runs: int) -> dict[str, object]:
     """runs Lighthouse runs of a page: every score of each run, the median of each, and the last run's details."""
     results = [lighthouse(url, chromium) for _ in range(runs)]
+    busy = [r["machine_busy_before"] for r in results]
     names = list(results[0]["scores"])  # type: ignore[call-overload]
     scores = {name: [r["scores"][name] for r in results] for name in names}  # type: ignore[index]
     return {
@@ -182,6 +190,8 @@ def lighthouse_median(url: str, chromium: str, runs: int) -> dict[str, object]:
             key: statistics.median(r["metrics_ms"][key] for r in results)  # type: ignore[index]
             for key in results[0]["metrics_ms"]  # type: ignore[attr-defined]
         },
+        "machine_busy_before": busy,
+        "benchmark_index": [r["benchmark_index"] for r in results],
         "details": results[-1],
     }
 

@@ -74,7 +74,12 @@ def test_fonts_without_swap(tmp_path: Path) -> None:
 
 def test_targets_judge_the_ratios() -> None:
     results = {
-        "math": {"stock_over_book_cold": 49.0},
+        "math": {
+            "stock_over_book_cold": 49.0,
+            "stock_ms_per_formula_cold": 490.0,
+            "book_ms_per_formula_cold": 10.0,
+            "stock_over_book_cold_same_formulas": 20.0,
+        },
         "builds": {"cold_over_cold_math_off": 1.9},
         "rebuild": {"in_process_ratio": 1.6, "served_ratio": 1.1},
     }
