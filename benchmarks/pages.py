@@ -132,7 +132,7 @@ def transfers(site: Path, base: str, paths: list[str]) -> list[dict[str, object]
 
 
 QUIET_LIMIT = 0.3  # a Lighthouse run starts when the cores are at most this busy ...
-QUIET_PATIENCE = 60.0  # ... or after this many seconds of waiting for it
+QUIET_PATIENCE = 30.0  # ... or after this many seconds of waiting for it
 
 
 def lighthouse(url: str, chromium: str) -> dict[str, object]:
