@@ -51,5 +51,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return result
 
 
+def on_post_build(config: Any) -> None:
+    _events().on_post_build(config)
+
+
 def on_shutdown() -> None:
     _events().shutdown()

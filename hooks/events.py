@@ -14,10 +14,13 @@ from mkdocs.structure.pages import Page
 
 from hooks import drift_guard, scan
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
+from hooks.math_switch import MathSwitchError, math_rendered
 from hooks.placeholders import PageError, expand
 
 KATEX_URL = "assets/katex/"
+CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
 _renderer: KatexRenderer | None = None
+_math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/math_switch.py)
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -25,7 +28,7 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
     if _renderer is None:
         root = Path(config.config_file_path).resolve().parent
         try:
-            _renderer = KatexRenderer(root / "node_modules" / "katex")
+            _renderer = KatexRenderer(root / "node_modules" / "katex", root / CACHE_FOLDER)
         except KatexError as error:
             raise PluginError(str(error)) from None
     return _renderer
@@ -33,13 +36,21 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX."""
-    config.markdown_extensions.append(KatexMath(_katex(config)))
-    config.extra_css.insert(0, KATEX_URL + STYLESHEET)
+    global _math_on
+    try:
+        _math_on = math_rendered(strict=bool(config.strict))
+    except MathSwitchError as error:
+        raise PluginError(str(error)) from None
+    config.markdown_extensions.append(KatexMath(_katex(config) if _math_on else None))
+    if _math_on:
+        config.extra_css.insert(0, KATEX_URL + STYLESHEET)
     return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML."""
+    if not _math_on:
+        return files
     dist = _katex(config).assets
     for path in [dist / STYLESHEET, *sorted((dist / "fonts").iterdir())]:
         uri = KATEX_URL + path.relative_to(dist).as_posix()
@@ -55,10 +66,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     path = _source_path(page, config)
     try:
         expanded = expand(markdown, path, _first_line(page, markdown))
-        renderer = _katex(config)
-        for formula in scan.formulas(expanded.markdown):
+        formulas = scan.formulas(expanded.markdown) if _math_on else iter(())  # math off: nothing to render
+        for formula in formulas:
             try:
-                renderer.render(formula.tex, formula.display)
+                _katex(config).render(formula.tex, formula.display)
             except KatexError as error:
                 line = expanded.source_lines[formula.line - 1]
                 message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
@@ -67,6 +78,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """Keep the formulas rendered in this build for the next process (hooks/katex_cache.py)."""
+    if _renderer is not None:
+        _renderer.save()
 
 
 def _first_line(page: Page, markdown: str) -> int:
