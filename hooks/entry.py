@@ -51,5 +51,14 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return result
 
 
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    result: str = _events().on_page_content(html, page, config, files)
+    return result
+
+
+def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    return _events().on_page_context(context, page, config, nav)
+
+
 def on_shutdown() -> None:
     _events().shutdown()

@@ -6,18 +6,21 @@ hooks/entry.py forwards MkDocs' events here (and re-imports this module when the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import drift_guard, scan
+from hooks import build_date, drift_guard, page_meta, print_book, scan
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.placeholders import PageError, expand
 
 KATEX_URL = "assets/katex/"
 _renderer: KatexRenderer | None = None
+_sources_date = ""  # the sitemap's date for this build: hooks/build_date.py
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -33,6 +36,8 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX."""
+    global _sources_date
+    _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     config.markdown_extensions.append(KatexMath(_katex(config)))
     config.extra_css.insert(0, KATEX_URL + STYLESHEET)
     return config
@@ -44,6 +49,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path in [dist / STYLESHEET, *sorted((dist / "fonts").iterdir())]:
         uri = KATEX_URL + path.relative_to(dist).as_posix()
         files.append(File.generated(config, uri, abs_src_path=str(path)))
+    files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
     return files
 
 
@@ -67,6 +73,20 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """The page's date is its sources' (hooks/build_date.py), its description is checked and escaped."""
+    page.update_date = _sources_date or page.update_date
+    page_meta.describe(page, _source_path(page, config))
+    return html
+
+
+def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
+    """The print page gets the whole book, now that every page's HTML exists."""
+    if print_book.is_print_page(page):
+        page.content = print_book.whole_book(nav, config.site_name)
+    return context
 
 
 def _first_line(page: Page, markdown: str) -> int:
