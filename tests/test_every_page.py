@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -22,7 +22,8 @@ from tests.site_html import site_pages
 pytestmark = pytest.mark.browser
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-PALETTES = {"light": "default", "dark": "slate"}  # prefers-color-scheme, and Material's scheme it selects
+# prefers-color-scheme, and the Material scheme it selects
+PALETTES: dict[Literal["light", "dark"], str] = {"light": "default", "dark": "slate"}
 
 # For each formula KaTeX wrote: is it shown, does it keep MathML with the TeX, is its HTML hidden from readers.
 FORMULAS = """() => [...document.querySelectorAll('.katex')].map(k => ({
@@ -101,7 +102,9 @@ def visits(browser: Browser, published_site: PublishedSite) -> Iterator[dict[tup
 
 
 @pytest.mark.parametrize("palette", PALETTES)
-def test_axe_finds_no_violation_on_any_page(visits: dict[tuple[str, str], Visit], palette: str) -> None:
+def test_axe_finds_no_violation_on_any_page(
+    visits: dict[tuple[str, str], Visit], palette: Literal["light", "dark"]
+) -> None:
     found = {path: v.violations for (p, path), v in visits.items() if p == palette and v.violations}
     assert all(v.scheme == PALETTES[palette] for (p, _), v in visits.items() if p == palette)
     assert found == {}

@@ -36,7 +36,7 @@ def _uses(workflow: dict[Any, Any], job: str) -> list[str]:
 
 
 def test_it_runs_on_every_push_to_main_and_every_pull_request(workflow: dict[Any, Any]) -> None:
-    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    triggers: dict[str, Any] = workflow["on"] if "on" in workflow else workflow[True]  # YAML 1.1: `on` is true
     assert triggers["push"]["branches"] == ["main"]
     assert "pull_request" in triggers
     assert workflow["permissions"] == {"contents": "read"}  # least privilege, widened only to publish
