@@ -61,6 +61,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     path = _source_path(page, config)
     try:
         expanded = expand(markdown, path, _first_line(page, markdown))
+        if (unclosed := scan.unclosed(expanded.markdown)) is not None:
+            at = unclosed.line
+            raise PageError(path, expanded.source_lines[at.number - 1], unclosed.what, at.text)
         renderer = _katex(config)
         for formula in scan.formulas(expanded.markdown):
             try:

@@ -15,11 +15,16 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import markdown_katex.extension
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown_katex.extension import KatexExtension, KatexPostprocessor, KatexPreprocessor, make_marker_id
 
 from hooks import scan
+
+# markdown-katex's preprocessor looks its inline scan up by this name at every line: give it the one that
+# cannot fail at the end of a line (hooks/scan.py inline_math says how the original does).
+markdown_katex.extension.iter_inline_katex = scan.inline_math
 
 RENDERER_SCRIPT = Path(__file__).with_name("katex_render.js")
 STYLESHEET = "katex-swap.min.css"  # font-display: swap, so text shows before the math fonts arrive

@@ -35,7 +35,9 @@ from hooks.widget import widget
 T = TypeVar("T")
 
 MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
-OPENING = re.compile(r"<!--\s*grpo\b")
+# Any comment that starts like a placeholder is one: <!-- GRPO:..., <!-- grpoo:... are slips to report, not
+# comments to keep (a misspelt placeholder would otherwise vanish from the page without a word).
+OPENING = re.compile(r"<!--\s*grpo", re.IGNORECASE)
 
 
 class PlaceholderError(Exception):
@@ -56,7 +58,8 @@ def parse(text: str) -> Placeholder:
     """`<!-- grpo:kind arg ... key=value -->` into its parts."""
     match = MARKER.fullmatch(text)
     if match is None:
-        raise PlaceholderError("malformed placeholder: write <!-- grpo:kind arguments -->")
+        lower = " (grpo in lower case)" if MARKER.fullmatch(re.sub("grpo", "grpo", text, flags=re.IGNORECASE)) else ""
+        raise PlaceholderError(f"malformed placeholder: write <!-- grpo:kind arguments -->{lower}")
     words = match.group("body").split()
     if not words:
         raise PlaceholderError("empty placeholder: name a kind after 'grpo:' (" + ", ".join(KINDS) + ")")

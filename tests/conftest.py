@@ -50,6 +50,14 @@ def copy_project(destination: Path) -> Path:
     return destination
 
 
+def add_pages(project: Path, pages: dict[str, str]) -> None:
+    """Pages in the copy's docs/, outside the nav (not_in_nav), so that strict mode does not warn about that."""
+    for name, text in pages.items():
+        (project / "docs" / name).write_text(text, encoding="utf-8")
+    with (project / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write("\nnot_in_nav: |\n" + "".join(f"  /{name}\n" for name in pages))
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The book as `mkdocs build --strict` makes it from the working tree."""

@@ -20,7 +20,7 @@ import pytest
 import yaml
 from mkdocs.utils.meta import get_data
 
-from tests.conftest import ROOT, PublishedSite, copy_project
+from tests.conftest import ROOT, PublishedSite, add_pages, copy_project
 from tests.site_html import page_html, site_pages
 
 DOCS = ROOT / "docs"
@@ -74,8 +74,8 @@ def test_every_built_page_carries_its_description_for_previews(published_site: P
 def test_a_description_is_escaped_and_a_missing_one_is_reported(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "book")
     description = 'Why the "group" matters when A < B & the <script>alert(1)</script> tag stays text.'
-    (project / "docs" / "quoted.md").write_text(f"---\ndescription: '{description}'\n---\n\n# Quoted\n\nText.\n")
-    (project / "docs" / "bare.md").write_text("# Bare\n\nA page without front matter.\n")
+    quoted = f"---\ndescription: '{description}'\n---\n\n# Quoted\n\nText.\n"
+    add_pages(project, {"quoted.md": quoted, "bare.md": "# Bare\n\nA page without front matter.\n"})
     site = tmp_path / "site"
     command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site)]  # not strict: see it all
     result = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300, check=False)
