@@ -169,9 +169,9 @@ def value(placeholder: Placeholder, line: str) -> str:
             quantity = _entry(subject.values, name, f"{subject.name} value", subject.defined_in)()
         else:
             quantity = _entry(QUANTITIES, name, "quantity")(subject)
-    except QuantityError as error:
+        shown = _format(quantity, placeholder.options.get("as"))
+    except (QuantityError, ValueError) as error:  # ValueError: grpo_examples refuses this group (say, G = 1)
         raise PlaceholderError(str(error)) from None
-    shown = _format(quantity, placeholder.options.get("as"))
     return (
         f'<span class="grpo-value" title="Computed at build time: {escape_attribute(quantity.source)}">{shown}</span>'
     )
@@ -188,7 +188,7 @@ def formula(placeholder: Placeholder, line: str) -> str:
             tex = _entry(subject.formulas, name, f"{subject.name} formula", subject.defined_in)()
         else:
             tex = _entry(FORMULAS, name, "formula")(gx.work_group(subject.rewards))
-    except FormulaError as error:
+    except (FormulaError, ValueError) as error:
         raise PlaceholderError(f"{subject.name}: {error}") from None
     if display:
         _alone(placeholder, line)
@@ -207,7 +207,7 @@ def block(placeholder: Placeholder, line: str) -> str:
     _only(Placeholder(placeholder.kind, tuple(examples), placeholder.options, placeholder.text), len(examples), set())
     try:
         return BLOCKS[name]([_example(e) for e in examples])
-    except BlockError as error:
+    except (BlockError, ValueError) as error:
         raise PlaceholderError(str(error)) from None
 
 

@@ -71,7 +71,7 @@ def widget_data(examples: list[gx.Example]) -> list[dict[str, object]]:
 
 def script_json(data: object) -> str:
     """JSON that cannot end its <script> early: '<', '>' and '&' written as \\u escapes."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)  # NaN is not JSON
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -86,7 +86,11 @@ def widget(placeholder: Placeholder, line: str) -> str:
     if placeholder.options:
         raise placeholders.PlaceholderError(f"grpo:widget has no options, got {sorted(placeholder.options)[0]!r}")
     examples = [placeholders._example(name) for name in placeholder.args]
-    tables = "\n\n".join(group_table([example]) for example in examples)
+    try:
+        tables = "\n\n".join(group_table([example]) for example in examples)
+        data = script_json(widget_data(examples))
+    except ValueError as error:  # grpo_examples refuses a group, or a value is not a finite number
+        raise placeholders.PlaceholderError(f"grpo:widget: {error}") from None
     return "\n".join(
         [
             '<figure class="grpo-widget" markdown="1">',
@@ -95,7 +99,7 @@ def widget(placeholder: Placeholder, line: str) -> str:
             tables,
             "",
             "</div>",
-            f'<script type="application/json" class="grpo-widget__data">{script_json(widget_data(examples))}</script>',
+            f'<script type="application/json" class="grpo-widget__data">{data}</script>',
             f'<figcaption markdown="span">{CAPTION}</figcaption>',
             "</figure>",
         ]

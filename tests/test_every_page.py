@@ -16,12 +16,12 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import ROOT, PublishedSite, watch
+from tests.axe import AXE, COLOUR_RULES, run_axe
+from tests.conftest import PublishedSite, watch
 from tests.site_html import site_pages
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # prefers-color-scheme, and the Material scheme it selects
 PALETTES: dict[Literal["light", "dark"], str] = {"light": "default", "dark": "slate"}
 
@@ -44,22 +44,6 @@ class Visit:
     external_requests: list[str]
     formulas: list[dict[str, bool]]  # in the light palette only: the markup is the same in both
     math_in_accessibility_tree: int
-
-
-# The rules whose outcome depends on colours: all that changes between the palettes.
-COLOUR_RULES = ["color-contrast", "link-in-text-block"]
-
-
-def run_axe(page: Page, rules: list[str] | None = None) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now (every rule, or only those named), in short."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
-    options = {"resultTypes": ["violations"], **({"runOnly": {"type": "rule", "values": rules}} if rules else {})}
-    result = page.evaluate("options => axe.run(document, options)", options)
-    return [
-        {"id": v["id"], "impact": v["impact"], "help": v["help"], "targets": [n["target"] for n in v["nodes"]][:5]}
-        for v in result["violations"]
-    ]
 
 
 def _math_nodes(page: Page) -> int:
