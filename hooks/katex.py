@@ -28,6 +28,8 @@ markdown_katex.extension.iter_inline_katex = scan.inline_math
 
 RENDERER_SCRIPT = Path(__file__).with_name("katex_render.js")
 STYLESHEET = "katex-swap.min.css"  # font-display: swap, so text shows before the math fonts arrive
+# What the build takes from the package: the renderer (package.json's "main"), the stylesheet, the fonts.
+ASSETS = ("dist/katex.js", f"dist/{STYLESHEET}", "dist/fonts")
 
 
 class KatexError(Exception):
@@ -43,6 +45,11 @@ class KatexRenderer:
             raise KatexError("Node.js is needed to render the math at build time: install it (apt-get install nodejs)")
         if not (katex_dir / "package.json").is_file():
             raise KatexError(f"KaTeX is not installed at {katex_dir}: run `npm ci` in the project folder")
+        missing = [name for name in ASSETS if not (katex_dir / name).exists()]
+        if missing:
+            raise KatexError(
+                f"KaTeX at {katex_dir} lacks {', '.join(missing)}: reinstall it with `npm ci` in the project folder"
+            )
         self.katex_dir = katex_dir
         self._process = subprocess.Popen(
             [node, str(RENDERER_SCRIPT), str(katex_dir)],
