@@ -75,7 +75,8 @@ def test_without_numpy_the_build_says_how_to_install_the_books_python_packages(t
     for entry in installed.iterdir():
         if not entry.name.startswith("numpy"):
             (packages / entry.name).symlink_to(entry)
-    command = [sys._base_executable, "-S", "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")]
+    python = str(getattr(sys, "_base_executable", sys.executable))  # the interpreter under the virtualenv
+    command = [python, "-S", "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")]
     environment = {**os.environ, "PYTHONPATH": str(packages), "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
     stderr = _refused(result)
