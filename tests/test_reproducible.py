@@ -20,7 +20,7 @@ import pytest
 
 from hooks.build_date import build_date, source_epoch
 from scripts.ensure_faketime import HOW_TO_INSTALL, find_faketime
-from tests.conftest import ROOT
+from tests.conftest import ROOT, copy_project
 
 pytestmark = pytest.mark.slow
 
@@ -88,9 +88,17 @@ def test_two_builds_of_one_commit_under_different_clocks_are_byte_identical(fake
     assert "sitemap.xml.gz" in first  # gzip stamps a time in its header: it too is the commit's
 
 
-def test_the_sitemap_carries_the_commit_date_not_the_clock(faketime: str, tmp_path: Path) -> None:
-    site = _build_at(faketime, CLOCKS[1], ROOT, tmp_path)
-    assert _lastmods(site) == {_day(_commit_time())}
+def test_the_sitemap_carries_the_commit_date_not_the_files_or_the_clock(faketime: str, tmp_path: Path) -> None:
+    # A clone whose last commit is dated 2021-06-15, whose files are dated today, built with the clock in
+    # 2031: three different days, and only the commit's may appear.
+    project = copy_project(tmp_path / "book")
+    commit_date = "2021-06-15T12:00:00+00:00"
+    env = {**os.environ, "GIT_AUTHOR_DATE": commit_date, "GIT_COMMITTER_DATE": commit_date}
+    git = ["git", "-c", "user.name=Book", "-c", "user.email=book@example.org", "-c", "init.defaultBranch=main"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "A commit of 2021"]):
+        subprocess.run([*git, *command], cwd=project, env=env, check=True, capture_output=True)
+    site = _build_at(faketime, CLOCKS[1], project, tmp_path / "build")
+    assert _lastmods(site) == {"2021-06-15"}
 
 
 def test_a_release_tarball_without_git_gets_its_commit_date(faketime: str, tmp_path: Path) -> None:
