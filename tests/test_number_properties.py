@@ -89,7 +89,13 @@ def test_nan_and_infinity_are_never_printed(x: float) -> None:
         decimal(x)
 
 
+def test_counts_are_the_words_an_author_would_write() -> None:
+    assert [count_words(n) for n in (0, 4, 11, 16, 17)] == ["zero", "four", "eleven", "sixteen", "17"]
+
+
 @given(st.integers(min_value=0, max_value=10**6))
+@example(16)
+@example(17)
 def test_counts_read_in_words_up_to_sixteen(n: int) -> None:
     words = count_words(n)
     assert (words == str(n)) == (n > 16)
