@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build check browser faketime screenshots lock clean
+.PHONY: serve test build check browser faketime screenshots benchmark lock clean
 
 ## Preview the book at http://127.0.0.1:8000/ with live reload.
 serve: $(VENV)/.installed node_modules/.installed
@@ -26,6 +26,10 @@ build: $(VENV)/.installed node_modules/.installed
 ## Screenshots of the built site (light, dark, desktop, phone) into screenshots/: `make screenshots PAGES="grpo"`.
 screenshots: build browser
 	$(PYTHON) -m scripts.screenshots $(PAGES)
+
+## Measure the build and the pages against the alternatives; writes benchmarks/RESULTS.md (about 15 min).
+benchmark: $(VENV)/.installed node_modules/.installed browser
+	benchmarks/run
 
 ## Find a Chromium for the browser tests, or install one; stops with what to install if it cannot.
 browser: $(VENV)/.installed

@@ -3,6 +3,17 @@
 This package knows nothing of MkDocs; the hooks in ../hooks call it and format what it returns.
 """
 
+from grpo_examples.advantage_variants import (
+    LeaveOneOut,
+    dr_grpo_advantages,
+    leave_one_out,
+    leave_one_out_baselines,
+    rloo_advantages,
+    rloo_from_dr_grpo,
+    rloo_scale,
+    sample_std_factor,
+    std_scale,
+)
 from grpo_examples.advantages import (
     EQUAL_REWARDS_RTOL,
     advantages,
@@ -11,8 +22,46 @@ from grpo_examples.advantages import (
     group_std,
     rewards_all_equal,
 )
-from grpo_examples.conventions import CONVENTIONS, POPULATION, TRL, VERL, Convention
+from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS, probability_ceiling
+from grpo_examples.conventions import CONVENTIONS, OPENRLHF, POPULATION, TRL, VERL, Convention
+from grpo_examples.critic_memory import MemoryPart, bytes_per_parameter, total_bytes, training_memory
+from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
 from grpo_examples.examples import Example, Response, get_example, load_examples
+from grpo_examples.gae import discounted_returns, gae_advantages, td_errors
+from grpo_examples.kl_estimators import (
+    ESTIMATORS,
+    estimate_std,
+    exact_kl,
+    expected_estimate,
+    k1,
+    k2,
+    k3,
+    log_ratio,
+    monte_carlo_estimate,
+    reference_ratio,
+)
+from grpo_examples.loss_aggregation import (
+    AGGREGATIONS,
+    Aggregation,
+    constant_weights,
+    per_sequence_weights,
+    response_coefficients,
+    token_coefficients,
+    token_level_weights,
+    token_weight_ratio,
+)
+from grpo_examples.ppo import (
+    clip_binds,
+    clip_range,
+    clipped_ratio,
+    clipped_surrogate,
+    clipped_term,
+    probability_ratio,
+    surrogate_gradient,
+    unclipped_term,
+)
+from grpo_examples.ppo_examples import load_ppo_examples, work_clip_case, work_gae
+from grpo_examples.practice_examples import PracticeExamples, load_practice_examples
 from grpo_examples.verifier import (
     OUTCOMES,
     Verdict,
@@ -25,29 +74,83 @@ from grpo_examples.verifier import (
 from grpo_examples.worked import GroupWorking, Outcome, work_group
 
 __all__ = [
+    "AGGREGATIONS",
     "CONVENTIONS",
+    "DAPO_EPS_HIGH",
+    "DAPO_EPS_LOW",
     "EQUAL_REWARDS_RTOL",
+    "ESTIMATORS",
+    "OPENRLHF",
     "OUTCOMES",
     "POPULATION",
+    "SYMMETRIC_EPS",
     "TRL",
     "VERL",
+    "Aggregation",
     "Convention",
     "Example",
     "GroupWorking",
+    "LeaveOneOut",
+    "MemoryPart",
     "Outcome",
+    "PracticeExamples",
     "Response",
     "Verdict",
     "accuracy_reward",
     "advantages",
+    "bytes_per_parameter",
+    "clip_binds",
+    "clip_range",
+    "clipped_ratio",
+    "clipped_surrogate",
+    "clipped_term",
+    "constant_weights",
     "deviations",
+    "discounted_returns",
+    "dr_grpo_advantages",
+    "dynamic_sampling_keeps",
+    "estimate_std",
+    "exact_kl",
+    "expected_estimate",
     "extract_answer",
     "format_reward",
+    "gae_advantages",
     "get_example",
     "group_mean",
     "group_std",
+    "k1",
+    "k2",
+    "k3",
+    "kept_groups",
+    "leave_one_out",
+    "leave_one_out_baselines",
     "load_examples",
+    "load_ppo_examples",
+    "load_practice_examples",
+    "log_ratio",
+    "monte_carlo_estimate",
     "normalise_answer",
+    "per_sequence_weights",
+    "probability_ceiling",
+    "probability_ratio",
+    "reference_ratio",
+    "response_coefficients",
     "rewards_all_equal",
+    "rloo_advantages",
+    "rloo_from_dr_grpo",
+    "rloo_scale",
+    "sample_std_factor",
+    "std_scale",
+    "surrogate_gradient",
+    "td_errors",
+    "token_coefficients",
+    "token_level_weights",
+    "token_weight_ratio",
+    "total_bytes",
+    "training_memory",
+    "unclipped_term",
     "verify",
+    "work_clip_case",
+    "work_gae",
     "work_group",
 ]

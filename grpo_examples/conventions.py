@@ -57,4 +57,13 @@ VERL = Convention(
     source="volcengine/verl, verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage, read at commit 012be9d",
 )
 
+OPENRLHF = Convention(
+    key="openrlhf",
+    trainer="OpenRLHF",
+    ddof=1,
+    eps=1e-9,
+    source="OpenRLHF/OpenRLHF, openrlhf/trainer/ppo_utils/experience_maker.py, group_norm, read at v0.11.0 (3c3be62)",
+)
+
+# The conventions the group widget offers; OpenRLHF's is shown in the GRPO-in-practice chapter only.
 CONVENTIONS: dict[str, Convention] = {c.key: c for c in (POPULATION, TRL, VERL)}

@@ -41,7 +41,7 @@ def computed_values() -> tuple[Computed, ...]:
         for name, quantity_of in QUANTITIES.items():
             try:
                 value = quantity_of(example).value
-            except QuantityError:
+            except (QuantityError, FormulaError):
                 continue
             if not isinstance(value, str):
                 what = f"{example.title}'s {name}"
@@ -50,7 +50,7 @@ def computed_values() -> tuple[Computed, ...]:
         for name, formula_of in FORMULAS.items():
             try:
                 tex = formula_of(working)
-            except FormulaError:
+            except (QuantityError, FormulaError):
                 continue
             what = f"a number in {example.title}'s {name} formula"
             placeholder = f"<!-- grpo:formula {example.name}.{name} -->"
@@ -59,7 +59,7 @@ def computed_values() -> tuple[Computed, ...]:
         for name, value_of in namespace.values.items():
             try:
                 value = value_of().value
-            except QuantityError:
+            except (QuantityError, FormulaError):
                 continue
             if not isinstance(value, str):
                 what = f"{namespace.about}'s {name}"
@@ -67,7 +67,7 @@ def computed_values() -> tuple[Computed, ...]:
         for name, tex_of in namespace.formulas.items():
             try:
                 tex = tex_of()
-            except FormulaError:
+            except (QuantityError, FormulaError):
                 continue
             placeholder = f"<!-- grpo:formula {namespace.name}.{name} -->"
             formulas.extend(_formula_numbers(tex, placeholder, f"a number in {namespace.about}'s {name} formula"))

@@ -71,5 +71,9 @@ def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
     return _events().on_page_context(context, page, config, nav)
 
 
+def on_post_build(config: Any) -> None:
+    _events().on_post_build(config)
+
+
 def on_shutdown() -> None:
     _events().shutdown()

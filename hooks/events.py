@@ -14,13 +14,16 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import build_date, drift_guard, page_meta, print_book, scan
+from hooks import build_date, drift_guard, math_labels, page_meta, print_book, scan
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
+from hooks.math_switch import MathSwitchError, math_rendered
 from hooks.placeholders import PageError, expand
 
 KATEX_URL = "assets/katex/"
+CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
 _renderer: KatexRenderer | None = None
 _sources_date = ""  # the sitemap's date for this build: hooks/build_date.py
+_math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/math_switch.py)
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -28,7 +31,7 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
     if _renderer is None:
         root = Path(config.config_file_path).resolve().parent
         try:
-            _renderer = KatexRenderer(root / "node_modules" / "katex")
+            _renderer = KatexRenderer(root / "node_modules" / "katex", root / CACHE_FOLDER)
         except KatexError as error:
             raise PluginError(str(error)) from None
     return _renderer
@@ -36,20 +39,27 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX."""
-    global _sources_date
+    global _math_on, _sources_date
     _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
-    config.markdown_extensions.append(KatexMath(_katex(config)))
-    config.extra_css.insert(0, KATEX_URL + STYLESHEET)
+    try:
+        _math_on = math_rendered(strict=bool(config.strict))
+    except MathSwitchError as error:
+        raise PluginError(str(error)) from None
+    config.markdown_extensions.append(KatexMath(_katex(config) if _math_on else None))
+    if _math_on:
+        config.extra_css.insert(0, KATEX_URL + STYLESHEET)
     return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML."""
+    files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
+    if not _math_on:
+        return files
     dist = _katex(config).assets
     for path in [dist / STYLESHEET, *sorted((dist / "fonts").iterdir())]:
         uri = KATEX_URL + path.relative_to(dist).as_posix()
         files.append(File.generated(config, uri, abs_src_path=str(path)))
-    files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
     return files
 
 
@@ -64,10 +74,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         if (unclosed := scan.unclosed(expanded.markdown)) is not None:
             at = unclosed.line
             raise PageError(path, expanded.source_lines[at.number - 1], unclosed.what, at.text)
-        renderer = _katex(config)
-        for formula in scan.formulas(expanded.markdown):
+        formulas = scan.formulas(expanded.markdown) if _math_on else iter(())  # math off: nothing to render
+        for formula in formulas:
             try:
-                renderer.render(formula.tex, formula.display)
+                _katex(config).render(formula.tex, formula.display)
             except KatexError as error:
                 line = expanded.source_lines[formula.line - 1]
                 message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
@@ -79,10 +89,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """The page's date is its sources' (hooks/build_date.py), its description is checked and escaped."""
+    """The page's date is its sources' (hooks/build_date.py), its description is checked and escaped, and
+    an element that holds only a formula is named for screen readers (hooks/math_labels.py)."""
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
-    return html
+    return math_labels.label_lone_formulas(html)  # a link or header that is only a formula gets a name
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
@@ -90,6 +101,12 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
     if print_book.is_print_page(page):
         page.content = print_book.whole_book(nav, config.site_name)
     return context
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """Keep the formulas rendered in this build for the next process (hooks/katex_cache.py)."""
+    if _renderer is not None:
+        _renderer.save()
 
 
 def _first_line(page: Page, markdown: str) -> int:

@@ -118,8 +118,20 @@ def count_words(count: int) -> str:
 
 def times_words(ratio: Fraction | float) -> str:
     """'four times' for 4, '1.5 times' for 1.5, 'as much as' for 1."""
+    if isinstance(ratio, float) and _is_exact(ratio, float(round(ratio))):
+        ratio = Fraction(round(ratio))  # a float ratio that is a whole number up to round-off: 4.999999999999999
     if ratio == 1:
         return "as much as"
     if isinstance(ratio, Fraction) and ratio.denominator == 1:
         return f"{count_words(ratio.numerator)} times"
     return f"{decimal(ratio).prose()} times"
+
+
+def billions(count: int) -> Fraction | int:
+    """7 for 7,000,000,000: a parameter count as prose writes it, followed by 'billion'."""
+    return count // 10**9 if count % 10**9 == 0 else Fraction(count, 10**9)
+
+
+def gigabytes(size: int) -> Fraction | int:
+    """112 for 112,000,000,000 bytes: a memory size in GB (10^9 bytes), as prose writes it before 'GB'."""
+    return size // 10**9 if size % 10**9 == 0 else Fraction(size, 10**9)

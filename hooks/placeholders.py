@@ -30,7 +30,7 @@ from hooks.namespaces import Namespace
 from hooks.numbers import count_words, decimal, times_words
 from hooks.quantities import Quantity, QuantityError
 from hooks.registry import BLOCKS, FORMULAS, NAMESPACES, QUANTITIES
-from hooks.widget import widget
+from hooks.widget import Widget, widget
 
 T = TypeVar("T")
 
@@ -220,6 +220,18 @@ CLAIMS: dict[str, Callable[[gx.GroupWorking], bool]] = {
 }
 
 
+def namespace_widget(placeholder: Placeholder) -> Widget:
+    """The chapter widget `<namespace>.<name>` names (hooks/widget.py writes the figure)."""
+    _only(placeholder, 1, set())
+    subject, name = _split_name(placeholder.args[0], "widget")
+    if not isinstance(subject, Namespace):
+        raise PlaceholderError(
+            f"{subject.name!r} is an example: write grpo:widget {subject.name} for its group, "
+            "or <namespace>.<widget> for a chapter's widget"
+        )
+    return _entry(subject.widgets, name, f"{subject.name} widget", subject.defined_in)()
+
+
 def check(placeholder: Placeholder, line: str) -> str:
     """Nothing on the page; the build fails if the prose's claim about the group is false."""
     _only(placeholder, 2, set())
@@ -293,7 +305,8 @@ def _expand_line(line: scan.Line, page: str) -> str:
                 raise _unknown("placeholder kind", placeholder.kind, KINDS)
             out.append(text[pos:start])
             out.append(KINDS[placeholder.kind](placeholder, text))
-        except PlaceholderError as error:
+        except (PlaceholderError, QuantityError, FormulaError, BlockError) as error:
+            # The last three: a computation that cannot give what the page asks for (an example it needs is gone).
             raise PageError(page, line.number, str(error), offending) from None
         pos = end + 3
     out.append(text[pos:])

@@ -30,6 +30,17 @@ class Quantity:
     places: int = MAX_DECIMALS
 
 
+def named_example(name: str, user: str) -> gx.Example:
+    """The example a chapter's computation is built on; QuantityError, naming who needs it, if it is gone."""
+    examples = gx.load_examples()
+    if name not in examples:
+        raise QuantityError(
+            f"{user} uses the example [{name}] of grpo_examples/examples.toml, which does not exist "
+            f"(examples: {', '.join(examples)}): restore it, or change {user}"
+        )
+    return examples[name]
+
+
 def _working(example: gx.Example) -> tuple[gx.GroupWorking, str]:
     return gx.work_group(example.rewards), f"grpo_examples.work_group({rewards_list(example.rewards)})"
 

@@ -12,9 +12,17 @@ from typing import TypeVar
 
 import grpo_examples as gx
 from hooks import blocks, formulas, quantities
+from hooks.bandit_figures import BANDIT_BLOCKS
+from hooks.bandit_values import BANDIT
+from hooks.guide_blocks import GUIDE_BLOCKS
 from hooks.namespaces import Namespace
+from hooks.ppo_blocks import PPO_BLOCKS
+from hooks.ppo_values import PPO
+from hooks.practice_blocks import PRACTICE_BLOCKS
+from hooks.practice_values import PRACTICE
 from hooks.run_values import RUN
 from hooks.training_figures import TRAINING_BLOCKS
+from hooks.variants import VARIANT_BLOCKS, VARIANT_FORMULAS, VARIANT_QUANTITIES
 from hooks.verdicts import VERDICT_BLOCKS, VERDICT_QUANTITIES
 
 T = TypeVar("T")
@@ -30,11 +38,38 @@ def _merge(what: str, *registries: Mapping[str, T]) -> dict[str, T]:
     return merged
 
 
+# One chapter a line, so that adding a chapter touches no other chapter's line.
 BLOCKS: dict[str, Callable[[Sequence[gx.Example]], str]] = _merge(
-    "block", blocks.BLOCKS, VERDICT_BLOCKS, TRAINING_BLOCKS
+    "block",
+    blocks.BLOCKS,
+    VERDICT_BLOCKS,
+    TRAINING_BLOCKS,
+    BANDIT_BLOCKS,
+    PPO_BLOCKS,
+    VARIANT_BLOCKS,
+    PRACTICE_BLOCKS,
+    GUIDE_BLOCKS,
 )
 QUANTITIES: dict[str, Callable[[gx.Example], quantities.Quantity]] = _merge(
-    "quantity", quantities.QUANTITIES, VERDICT_QUANTITIES
+    "quantity",
+    quantities.QUANTITIES,
+    VERDICT_QUANTITIES,
+    VARIANT_QUANTITIES,
 )
-FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge("formula", formulas.FORMULAS)
-NAMESPACES: dict[str, Namespace] = _merge("namespace", *({namespace.name: namespace} for namespace in (RUN,)))
+FORMULAS: dict[str, Callable[[gx.GroupWorking], str]] = _merge(
+    "formula",
+    formulas.FORMULAS,
+    VARIANT_FORMULAS,
+)
+NAMESPACES: dict[str, Namespace] = _merge(
+    "namespace",
+    *(
+        {namespace.name: namespace}
+        for namespace in (
+            RUN,
+            BANDIT,
+            PPO,
+            PRACTICE,
+        )
+    ),
+)

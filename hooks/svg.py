@@ -1,4 +1,4 @@
-"""A small hand-written SVG writer for the book's plots: line charts and stacked histograms.
+"""A small hand-written SVG writer for the book's plots: line charts (with marked points) and stacked histograms.
 
 Formatting only: it places numbers it is given and computes nothing about them. Colours are CSS
 classes (docs/assets/stylesheets/plots.css maps them to variables that follow Material's light and
@@ -42,6 +42,16 @@ class Axis:
     high: float
     ticks: Sequence[float]
     tick_format: str = "{:g}"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point to mark on a line chart: a dot in a series' style, with a label beside it."""
+
+    x: float
+    y: float
+    label: str
+    style: int
 
 
 @dataclass(frozen=True)
@@ -148,8 +158,12 @@ def line_chart(
     y: Axis,
     series: Sequence[Series],
     reference: tuple[float, str] | None = None,
+    marks: Sequence[Mark] = (),
+    band: tuple[float, float, str] | None = None,
 ) -> str:
-    """Lines over a shared x axis, a legend above them, and an optional dashed horizontal reference line."""
+    """Lines over a shared x axis, a legend above them, an optional dashed horizontal reference line, marked
+    points (each labelled above its dot), and an optional shaded band between two x values, labelled at its
+    top. A NaN in a series' ys breaks its line."""
     legend_height = LEGEND_ROW * len(series) + 6
     top, plot_height = 12 + legend_height, 200
     bottom = top + plot_height
@@ -157,6 +171,14 @@ def line_chart(
     parts = _open(figure_id, bottom + MARGIN_BOTTOM, title, description)
     parts += _legend([(s.label, s.style) for s in series], 12 + FONT * 0.5)
     parts += frame.grid_and_y_ticks()
+    if band is not None:
+        low, high, label = band
+        bx0, bx1 = frame.px(low), frame.px(high)
+        parts.append(
+            f'<rect class="grpo-band" x="{_num(bx0)}" y="{_num(top)}" width="{_num(bx1 - bx0)}" '
+            f'height="{_num(bottom - top)}" fill="currentColor" fill-opacity="0.08"/>'
+        )
+        parts.append(_text((bx0 + bx1) / 2, top + FONT, label, extra=' font-size="12"'))
     if reference is not None:
         level, label = reference
         ry = frame.py(level)
@@ -169,22 +191,60 @@ def line_chart(
         _check_style(line.style)
         if len(line.xs) != len(line.ys) or not line.xs:
             raise ValueError(f"series {line.label!r} needs as many x as y values, and at least one")
-        points = " ".join(f"{_num(frame.px(a))},{_num(frame.py(b))}" for a, b in zip(line.xs, line.ys, strict=True))
-        parts.append(
-            f'<polyline class="grpo-series-{line.style}" points="{points}" fill="none" stroke="currentColor" '
-            'stroke-width="2" stroke-linejoin="round"/>'
-        )
+        for segment in _segments(line.xs, line.ys):
+            points = " ".join(f"{_num(frame.px(a))},{_num(frame.py(b))}" for a, b in segment)
+            parts.append(
+                f'<polyline class="grpo-series-{line.style}" points="{points}" fill="none" stroke="currentColor" '
+                'stroke-width="2" stroke-linejoin="round"/>'
+            )
+    for mark in marks:
+        parts += _mark(frame, mark)
     parts += frame.x_axis()
     parts.append(frame.y_label())
     parts.append("</svg>")
     return "".join(parts)
 
 
+def _mark(frame: _Frame, mark: Mark) -> list[str]:
+    """A dot and, above it, its label: centred, or starting (ending) at the dot near the left (right) edge."""
+    _check_style(mark.style)
+    x, y = frame.px(mark.x), frame.py(mark.y)
+    quarter = (frame.right - frame.left) / 4
+    if x < frame.left + quarter:
+        label_x, anchor = x + 6, "start"
+    elif x > frame.right - quarter:
+        label_x, anchor = x - 6, "end"
+    else:
+        label_x, anchor = x, "middle"
+    return [
+        f'<circle class="grpo-dot-{mark.style}" cx="{_num(x)}" cy="{_num(y)}" r="4.5" fill="currentColor"/>',
+        _text(label_x, y - 12, mark.label, anchor=anchor, extra=' font-size="13"'),
+    ]
+
+
+def _segments(xs: Sequence[float], ys: Sequence[float]) -> list[list[tuple[float, float]]]:
+    """The runs of points between NaNs in ys: each is drawn as its own line."""
+    segments: list[list[tuple[float, float]]] = [[]]
+    for a, b in zip(xs, ys, strict=True):
+        if math.isnan(b):
+            segments.append([])
+        else:
+            segments[-1].append((a, b))
+    return [segment for segment in segments if segment]
+
+
 def histogram_stack(
-    figure_id: str, title: str, description: str, x: Axis, y_label: str, panels: Sequence[Panel]
+    figure_id: str,
+    title: str,
+    description: str,
+    x: Axis,
+    y_label: str,
+    panels: Sequence[Panel],
+    marker: tuple[float, str] | None = None,
 ) -> str:
     """One histogram per panel, stacked over a shared x axis; each panel scaled to its own tallest bin,
-    whose height is its one labelled y tick."""
+    whose height is its one labelled y tick. An optional marker draws a dashed vertical line at one x
+    through every panel, labelled in the first."""
     panel_height, gap = 80, 30
     top = 10
     total = top + len(panels) * (panel_height + gap) - gap
@@ -214,11 +274,34 @@ def histogram_stack(
                 f'<rect class="grpo-bar-{panel.style}" x="{_num(x0 + 0.5)}" y="{_num(y_top)}" '
                 f'width="{_num(max(x1 - x0 - 1, 0.5))}" height="{_num(panel_bottom - y_top)}" fill="currentColor"/>'
             )
+        if marker is not None:
+            parts += _vertical_marker(frame, marker, labelled=index == 0)
         parts += frame.x_axis(labelled=index == len(panels) - 1)
     middle = (top + total) / 2
     parts.append(_text(14, middle, y_label, extra=f' transform="rotate(-90 14 {_num(middle)})"'))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _vertical_marker(frame: _Frame, marker: tuple[float, str], labelled: bool) -> list[str]:
+    position, label = marker
+    x = frame.px(position)
+    parts = [
+        f'<line class="grpo-reference" x1="{_num(x)}" y1="{_num(frame.top)}" x2="{_num(x)}" '
+        f'y2="{_num(frame.bottom)}" stroke="currentColor" stroke-dasharray="4 3" stroke-width="1.5"/>'
+    ]
+    if labelled:
+        left_half = x < (frame.left + frame.right) / 2
+        parts.append(
+            _text(
+                x + 5 if left_half else x - 5,
+                frame.top + FONT,
+                label,
+                "start" if left_half else "end",
+                ' font-size="13"',
+            )
+        )
+    return parts
 
 
 def ticks(low: float, high: float, count: int = 5) -> list[float]:

@@ -1,16 +1,21 @@
-"""The interactive group: `<!-- grpo:widget easy hard -->` on a line of its own.
+"""Widgets: computed figures the reader can poke, each placed by one line.
 
-It writes a <figure> that holds two things. First the groups as tables computed now (the
-`group-table` block): what a reader without JavaScript sees, and what prints. Then, in a
-<script type="application/json">, everything docs/assets/javascripts/group-widget.js needs to redraw
-those groups interactively: the responses, the conventions (ddof, eps), the all-equal tolerance
-and numpy's own advantages, which the script checks its port of the formula against on load.
-Nothing the script uses is typed in it.
+    <!-- grpo:widget easy hard -->     the interactive group, over the named examples
+    <!-- grpo:widget <namespace>.<name> -->  a chapter's own widget (hooks/namespaces.py: Namespace.widgets)
+
+Every widget is the same <figure class="grpo-widget">, written by `figure()`. It holds three things.
+First what a reader without JavaScript sees and what prints: Markdown computed now (for the group,
+the `group-table` block of each example). Then, in a <script type="application/json">, everything the
+widget's script needs to redraw it interactively, numpy's own results among them, which the script
+checks its port of the formula against on load; nothing the script uses is typed in it. Last, the
+caption. `data-widget-script` names the script, which docs/assets/javascripts/widgets.js loads on the
+pages that hold such a figure, and only there.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import grpo_examples as gx
@@ -47,26 +52,19 @@ def _group(example: gx.Example) -> dict[str, object]:
     }
 
 
-def widget_data(examples: list[gx.Example]) -> list[dict[str, object]]:
-    """What the script reads: the groups, the conventions and the constants of grpo_examples.
-
-    An array of one object, not the object itself: Material's instant navigation re-creates every
-    <script> of the new page without its type and runs it, and an array is both JSON and a JS
-    expression that does nothing, where an object would be a syntax error.
-    """
-    return [
-        {
-            "groups": [_group(example) for example in examples],
-            "conventions": [
-                {"key": c.key, "label": c.label, "ddof": c.ddof, "eps": c.eps, "source": c.source}
-                for c in gx.CONVENTIONS.values()
-            ],
-            "equal_rewards_rtol": gx.EQUAL_REWARDS_RTOL,
-            "max_decimals": MAX_DECIMALS,
-            "min_group": MIN_GROUP,
-            "max_group": MAX_GROUP,
-        }
-    ]
+def widget_data(examples: list[gx.Example]) -> dict[str, object]:
+    """What the group widget's script reads: the groups, the conventions and the constants of grpo_examples."""
+    return {
+        "groups": [_group(example) for example in examples],
+        "conventions": [
+            {"key": c.key, "label": c.label, "ddof": c.ddof, "eps": c.eps, "source": c.source}
+            for c in gx.CONVENTIONS.values()
+        ],
+        "equal_rewards_rtol": gx.EQUAL_REWARDS_RTOL,
+        "max_decimals": MAX_DECIMALS,
+        "min_group": MIN_GROUP,
+        "max_group": MAX_GROUP,
+    }
 
 
 def script_json(data: object) -> str:
@@ -75,32 +73,69 @@ def script_json(data: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+@dataclass(frozen=True)
+class Widget:
+    """One interactive figure: its kind, what shows without JavaScript, what its script reads, its caption.
+
+    kind names the script, docs/assets/javascripts/<kind>-widget.js, and is the figure's data-widget-kind,
+    which the script looks for.
+    """
+
+    kind: str
+    static: str  # Markdown: tables or figures computed at build time
+    data: dict[str, object]
+    caption: str  # Markdown, one paragraph
+
+    @property
+    def script(self) -> str:
+        return f"{self.kind}-widget.js"
+
+
+def figure(widget: Widget) -> str:
+    """The widget as a page holds it: the static part (Markdown, inside md_in_html), the JSON, the caption.
+
+    The JSON is an array of one object, not the object itself: Material's instant navigation re-creates
+    every <script> of the new page without its type and runs it, and an array is both JSON and a JS
+    expression that does nothing, where an object would be a syntax error.
+    """
+    return "\n".join(
+        [
+            f'<figure class="grpo-widget" data-widget-kind="{widget.kind}" data-widget-script="{widget.script}" '
+            'markdown="1">',
+            '<div class="grpo-widget__static" markdown="1">',
+            "",
+            widget.static,
+            "",
+            "</div>",
+            f'<script type="application/json" class="grpo-widget__data">{script_json([widget.data])}</script>',
+            f'<figcaption markdown="span">{widget.caption}</figcaption>',
+            "</figure>",
+        ]
+    )
+
+
+def group_widget(examples: list[gx.Example]) -> Widget:
+    """The interactive group over these examples."""
+    tables = "\n\n".join(group_table([example]) for example in examples)
+    return Widget("group", tables, widget_data(examples), CAPTION)
+
+
 def widget(placeholder: Placeholder, line: str) -> str:
-    """The figure: the static tables (Markdown, inside md_in_html), the JSON, the caption."""
+    """`grpo:widget easy hard` (the group widget) or `grpo:widget <namespace>.<name>` (a chapter's widget)."""
     # Imported here, not at the top: hooks.placeholders imports this module to register it in KINDS.
     from hooks import placeholders
 
     placeholders._alone(placeholder, line)
     if not placeholder.args:
-        raise placeholders.PlaceholderError("grpo:widget needs one or more example names, e.g. grpo:widget easy hard")
+        raise placeholders.PlaceholderError(
+            "grpo:widget needs one or more example names, e.g. grpo:widget easy hard, or a chapter's widget, "
+            "e.g. grpo:widget <namespace>.<name>"
+        )
     if placeholder.options:
         raise placeholders.PlaceholderError(f"grpo:widget has no options, got {sorted(placeholder.options)[0]!r}")
-    examples = [placeholders._example(name) for name in placeholder.args]
     try:
-        tables = "\n\n".join(group_table([example]) for example in examples)
-        data = script_json(widget_data(examples))
+        if "." in placeholder.args[0]:
+            return figure(placeholders.namespace_widget(placeholder))
+        return figure(group_widget([placeholders._example(name) for name in placeholder.args]))
     except ValueError as error:  # grpo_examples refuses a group, or a value is not a finite number
         raise placeholders.PlaceholderError(f"grpo:widget: {error}") from None
-    return "\n".join(
-        [
-            '<figure class="grpo-widget" markdown="1">',
-            '<div class="grpo-widget__static" markdown="1">',
-            "",
-            tables,
-            "",
-            "</div>",
-            f'<script type="application/json" class="grpo-widget__data">{data}</script>',
-            f'<figcaption markdown="span">{CAPTION}</figcaption>',
-            "</figure>",
-        ]
-    )

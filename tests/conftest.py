@@ -30,10 +30,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
+def mkdocs_build(project: Path, site: Path, strict: bool = True) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict` of the project folder into site, as a separate process (as an author runs it)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
+    command = [sys.executable, "-m", "mkdocs", "build", *(["--strict"] if strict else []), "--site-dir", str(site)]
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from hooks.katex_cache import CACHE_FILE
 from tests.conftest import copy_project, mkdocs_build
 
 
@@ -50,3 +52,20 @@ def test_line_numbers_count_the_front_matter(tmp_path: Path) -> None:
     page = "---\ntitle: Scratch\ndescription: A page with front matter.\n---\n\n# Scratch\n\n$`\\frac{1}{`$\n"
     stderr = build_with_page(tmp_path, page)
     assert "docs/scratch.md:8: KaTeX cannot render this formula" in stderr
+
+
+@pytest.mark.slow
+def test_malformed_formula_fails_with_a_warm_formula_cache(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "book")
+    first = mkdocs_build(project, tmp_path / "first")
+    assert first.returncode == 0, first.stderr
+    cache = project / ".cache" / CACHE_FILE
+    assert len(json.loads(cache.read_text(encoding="utf-8"))["formulas"]) > 20, "the book's formulas are cached"
+
+    chapter = project / "docs" / "grpo.md"
+    lines = chapter.read_text(encoding="utf-8").split("\n")
+    lines.insert(len(lines) - 1, "A broken $`\\frac{1}{`$ formula.")
+    chapter.write_text("\n".join(lines), encoding="utf-8")
+    second = mkdocs_build(project, tmp_path / "second")
+    assert second.returncode != 0
+    assert f"docs/grpo.md:{len(lines) - 1}: KaTeX cannot render this formula" in second.stderr

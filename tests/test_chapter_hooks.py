@@ -168,3 +168,12 @@ def test_the_fractions_group_still_shows_what_the_chapter_says() -> None:
     empty_think = [v for r, v in zip(example.responses, verdicts, strict=True) if "<think></think>" in r.text]
     assert empty_think and all(v.format == 0 for v in empty_think), "'Empty <think></think> tags earn no format reward'"
     assert any(v.accuracy == 1 and v.format == 0 for v in verdicts), "'a correct answer without tags'"
+
+
+def test_a_chapter_value_whose_example_is_gone_names_the_page_the_line_and_the_chapter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    examples = {name: example for name, example in gx.load_examples().items() if name != "easy"}
+    monkeypatch.setattr(gx, "load_examples", lambda: examples)
+    with pytest.raises(PageError, match=r"page.md:2: the GRPO-in-practice chapter .* uses the example \[easy\]"):
+        expand("Prose.\nThe clip keeps <!-- grpo:value practice.clip.symmetric -->.", "page.md")

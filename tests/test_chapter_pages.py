@@ -51,7 +51,16 @@ def test_training_run_has_three_accessible_figures(built_site: Path) -> None:
 def test_pages_are_linked_in_reading_order(built_site: Path) -> None:
     home = (built_site / "index.html").read_text(encoding="utf-8")
     links = re.findall(r'<a href="([a-z-]+)/" class="md-nav__link', home)
-    order = ["verifiable-rewards", "grpo", "training-run", "glossary", "references"]
+    order = [
+        "policy-gradients",
+        "ppo",
+        "verifiable-rewards",
+        "grpo",
+        "grpo-in-practice",
+        "training-run",
+        "glossary",
+        "references",
+    ]
     assert [link for link in links if link in order] == order
 
 

@@ -1,12 +1,15 @@
-"""The one-process KaTeX renderer: KaTeX's own output, its errors, its version."""
+"""The one-process KaTeX renderer: KaTeX's own output, its errors, its version, its cache on disk."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from hooks.katex import KatexError, KatexRenderer
+from hooks.katex import RENDERER_SCRIPT, KatexError, KatexRenderer
+from hooks.katex_cache import CACHE_FILE, FormulaCache, renderer_fingerprint
 from tests.conftest import ROOT
 
 KATEX = ROOT / "node_modules" / "katex"
@@ -39,3 +42,80 @@ def test_rejected_tex_raises_with_katex_message(renderer: KatexRenderer) -> None
 def test_missing_katex_says_what_to_run(tmp_path: object) -> None:
     with pytest.raises(KatexError, match="run `npm ci`"):
         KatexRenderer(ROOT / "no_such_folder" / "katex")
+
+
+def katex_directly(formulas: list[tuple[str, bool]]) -> list[str]:
+    """Each formula as KaTeX renders it when called on its own, with the book's options, in a fresh Node.js."""
+    script = (
+        "const katex = require(process.argv[1]);"
+        "const formulas = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));"
+        "process.stdout.write(JSON.stringify(formulas.map(([tex, display]) => katex.renderToString(tex,"
+        " {displayMode: display, throwOnError: true, strict: 'error', output: 'htmlAndMathml'}))));"
+    )
+    result = subprocess.run(
+        ["node", "-e", script, str(KATEX)], input=json.dumps(formulas), capture_output=True, text=True, check=True
+    )
+    html: list[str] = json.loads(result.stdout)
+    return html
+
+
+FORMULAS = [(r"\hat{A}_i = \frac{r_i - \mu}{\sigma}", False), (r"\sum_{i=1}^{G} r_i", True), ("x", False)]
+
+
+def test_output_is_byte_identical_to_katex(renderer: KatexRenderer) -> None:
+    assert [renderer.render(tex, display) for tex, display in FORMULAS] == katex_directly(FORMULAS)
+
+
+def test_disk_cache_serves_katex_html_without_starting_katex(tmp_path: Path) -> None:
+    first = KatexRenderer(KATEX, tmp_path)
+    rendered = [first.render(tex, display) for tex, display in FORMULAS]
+    first.close()  # saves the cache
+    assert first.rendered == len(FORMULAS)
+
+    second = KatexRenderer(KATEX, tmp_path)  # a new build process
+    assert [second.render(tex, display) for tex, display in FORMULAS] == rendered == katex_directly(FORMULAS)
+    assert second.rendered == 0, "every formula came from the disk cache"
+    assert second._process is None, "no KaTeX process was started"
+
+
+def test_disk_cache_keys_on_display_mode(tmp_path: Path) -> None:
+    first = KatexRenderer(KATEX, tmp_path)
+    first.render("x", display=False)
+    first.close()
+    second = KatexRenderer(KATEX, tmp_path)
+    assert second.render("x", display=True).startswith('<span class="katex-display">')
+    assert second.rendered == 1
+
+
+def test_disk_cache_from_another_katex_version_is_ignored(tmp_path: Path) -> None:
+    renderer = KatexRenderer(KATEX, tmp_path)
+    stale = FormulaCache(tmp_path, "0.15.1", renderer_fingerprint(RENDERER_SCRIPT))
+    stale.put("x", False, "<span>HTML of an older KaTeX</span>")
+    stale.save()
+    fresh = KatexRenderer(KATEX, tmp_path)
+    assert fresh.render("x", display=False) == katex_directly([("x", False)])[0]
+    assert fresh.rendered == 1
+    fresh.close()
+    assert json.loads((tmp_path / CACHE_FILE).read_text())["katex"] == renderer.version, "replaced at the next save"
+
+
+def test_disk_cache_from_other_renderer_options_is_ignored(tmp_path: Path) -> None:
+    version = KatexRenderer(KATEX).version
+    other_options = FormulaCache(tmp_path, version, "a-different-script")
+    other_options.put("x", False, "<span>HTML rendered with other options</span>")
+    other_options.save()
+    assert KatexRenderer(KATEX, tmp_path).render("x", display=False) == katex_directly([("x", False)])[0]
+
+
+def test_damaged_disk_cache_is_rendered_again(tmp_path: Path) -> None:
+    (tmp_path / CACHE_FILE).write_text('{"katex": "0.19', encoding="utf-8")
+    assert KatexRenderer(KATEX, tmp_path).render("x", display=False) == katex_directly([("x", False)])[0]
+
+
+def test_rejected_formula_is_never_cached(tmp_path: Path) -> None:
+    first = KatexRenderer(KATEX, tmp_path)
+    with pytest.raises(KatexError):
+        first.render(r"\frac{1}{", display=False)
+    first.close()
+    with pytest.raises(KatexError, match="KaTeX parse error"):
+        KatexRenderer(KATEX, tmp_path).render(r"\frac{1}{", display=False)

@@ -50,3 +50,9 @@ def test_words() -> None:
     assert count_words(17) == "17"
     assert times_words(Fraction(4)) == "four times"
     assert times_words(Fraction(3, 2)) == "1.5 times"
+
+
+def test_a_float_ratio_that_is_whole_reads_as_a_word() -> None:
+    assert times_words(1.14 / 0.228) == "five times"  # 4.999999999999999 in floating point
+    assert times_words(5.25) == "5.25 times"
+    assert times_words(1.0000000000000002) == "as much as"

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-import yaml
+import yaml  # type: ignore[import-untyped]  # PyYAML, which MkDocs itself depends on
 from mkdocs.utils.meta import get_data
 
 from tests.conftest import ROOT, PublishedSite, add_pages, copy_project

@@ -79,9 +79,24 @@ def _day(epoch: int) -> str:
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d")
 
 
-def test_two_builds_of_one_commit_under_different_clocks_are_byte_identical(faketime: str, tmp_path: Path) -> None:
-    first = _files(_build_at(faketime, CLOCKS[0], ROOT, tmp_path / "first"))
-    second = _files(_build_at(faketime, CLOCKS[1], ROOT, tmp_path / "second"))
+def _clone(folder: Path, commit_date: str) -> Path:
+    """The working tree's book as a fresh clone would have it: its sources committed at commit_date, and no
+    .cache (hooks/katex_cache.py keeps rendered formulas there): a build of it is a clean build."""
+    project = copy_project(folder)
+    assert not (project / ".cache").exists()
+    env = {**os.environ, "GIT_AUTHOR_DATE": commit_date, "GIT_COMMITTER_DATE": commit_date}
+    git = ["git", "-c", "user.name=Book", "-c", "user.email=book@example.org", "-c", "init.defaultBranch=main"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "The book"]):
+        subprocess.run([*git, *command], cwd=project, env=env, check=True, capture_output=True)
+    return project
+
+
+def test_two_clean_builds_of_one_commit_under_different_clocks_are_byte_identical(
+    faketime: str, tmp_path: Path
+) -> None:
+    commit = "2021-06-15T12:00:00+00:00"
+    first = _files(_build_at(faketime, CLOCKS[0], _clone(tmp_path / "a", commit), tmp_path / "first"))
+    second = _files(_build_at(faketime, CLOCKS[1], _clone(tmp_path / "b", commit), tmp_path / "second"))
     assert first.keys() == second.keys()
     differing = [name for name in first if first[name] != second[name]]
     assert differing == [], f"these files differ between the two builds: {differing}"
@@ -89,14 +104,9 @@ def test_two_builds_of_one_commit_under_different_clocks_are_byte_identical(fake
 
 
 def test_the_sitemap_carries_the_commit_date_not_the_files_or_the_clock(faketime: str, tmp_path: Path) -> None:
-    # A clone whose last commit is dated 2021-06-15, whose files are dated today, built with the clock in
-    # 2031: three different days, and only the commit's may appear.
-    project = copy_project(tmp_path / "book")
-    commit_date = "2021-06-15T12:00:00+00:00"
-    env = {**os.environ, "GIT_AUTHOR_DATE": commit_date, "GIT_COMMITTER_DATE": commit_date}
-    git = ["git", "-c", "user.name=Book", "-c", "user.email=book@example.org", "-c", "init.defaultBranch=main"]
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "A commit of 2021"]):
-        subprocess.run([*git, *command], cwd=project, env=env, check=True, capture_output=True)
+    # The clone's commit is dated 2021-06-15, its files today, and the clock says 2031: three different
+    # days, and only the commit's may appear.
+    project = _clone(tmp_path / "book", "2021-06-15T12:00:00+00:00")
     site = _build_at(faketime, CLOCKS[1], project, tmp_path / "build")
     assert _lastmods(site) == {"2021-06-15"}
 

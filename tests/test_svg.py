@@ -107,3 +107,41 @@ def test_figure_is_one_html_block_with_a_caption() -> None:
     assert root.tag == "figure"
     caption = root.find("figcaption")
     assert caption is not None and caption.text == "A caption."
+
+
+def test_marks_sit_on_their_points_with_labels_inside_the_plot() -> None:
+    axis = svg.Axis("b (reward)", 0, 2, svg.ticks(0, 2, 4))
+    chart = svg.line_chart(
+        "marks",
+        "t",
+        "d",
+        axis,
+        svg.Axis("v (reward²)", 0, 2, svg.ticks(0, 2, 4)),
+        [svg.Series("curve", [0, 1, 2], [2, 0, 2], 1)],
+        marks=[svg.Mark(0, 2, "left end", 2), svg.Mark(1, 0, "middle", 1), svg.Mark(2, 2, "right end", 3)],
+    )
+    root = ET.fromstring(chart)
+    dots = root.findall("s:circle", NS)
+    assert [d.get("class") for d in dots] == ["grpo-dot-2", "grpo-dot-1", "grpo-dot-3"]
+    points = [tuple(map(float, p.split(","))) for p in root.findall("s:polyline", NS)[0].get("points", "").split()]
+    assert (float(dots[0].get("cx", "")), float(dots[0].get("cy", ""))) == points[0]  # the dot is on the curve's end
+    labels = {t.text: t.get("text-anchor") for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    assert labels == {**labels, "left end": "start", "middle": "middle", "right end": "end"}  # none leaves the plot
+
+
+def test_histogram_marker_crosses_every_panel_and_is_labelled_once() -> None:
+    chart = svg.histogram_stack(
+        "marked",
+        "t",
+        "d",
+        svg.Axis("x (unit)", -1, 1, svg.ticks(-1, 1, 4)),
+        "share (%)",
+        [svg.Panel("one", [-1, 0, 1], [25.0, 75.0], 1), svg.Panel("two", [-1, 0, 1], [50.0, 50.0], 3)],
+        marker=(0.5, "true 0.5"),
+    )
+    root = ET.fromstring(chart)
+    markers = [line for line in root.findall("s:line", NS) if line.get("stroke-dasharray") == "4 3"]
+    assert len(markers) == 2 and {m.get("x1") for m in markers} == {m.get("x2") for m in markers}
+    assert len({m.get("x1") for m in markers}) == 1
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts.count("true 0.5") == 1

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from hooks.namespaces import Namespace
 from hooks.placeholders import PageError, expand
-from hooks.widget import script_json
+from hooks.registry import NAMESPACES
+from hooks.widget import Widget, script_json
 
 ORACLE = json.loads((Path(__file__).parent / "data" / "advantage-vectors.json").read_text())["groups"]
 # Python-Markdown may reorder the attributes of raw HTML: match the script whatever their order.
@@ -40,7 +42,8 @@ def _oracle(rewards: list[float]) -> dict[str, object]:
 
 def test_the_widget_is_a_figure_with_the_static_tables_the_data_and_a_caption() -> None:
     text = _widget()
-    assert text.index('<figure class="grpo-widget" markdown="1">') < text.index("grpo-widget__static")
+    opening = '<figure class="grpo-widget" data-widget-kind="group" data-widget-script="group-widget.js" markdown="1">'
+    assert text.index(opening) < text.index("grpo-widget__static")
     assert text.index("grpo-widget__static") < text.index("application/json") < text.index("<figcaption")
     assert text.count("</figure>") == 1 and text.index("</figure>") < text.index("More prose.")
     # The static part is the group-table block of each group, in the order named: what shows without JS.
@@ -124,16 +127,15 @@ def test_in_code_the_placeholder_stays_as_written() -> None:
 
 def test_the_built_chapter_carries_the_widget_its_table_and_its_assets(built_site: Path) -> None:
     page = (built_site / "grpo" / "index.html").read_text()
-    figure = page[page.index('<figure class="grpo-widget">') : page.index("</figure>")]
+    figure = page[page.index('<figure class="grpo-widget"') : page.index("</figure>")]
     static = figure[: figure.index("</div>")]
     assert static.count("<table>") == 2 and "<td>−2.0</td>" in static and "<td>+2.0</td>" in static
     assert "How these numbers were computed" in static  # each table keeps its provenance note
     assert [g["name"] for g in _data(figure)["groups"]] == ["easy", "hard"]  # type: ignore[attr-defined]
     assert "<figcaption>" in figure
-    assert (
-        'src="../assets/javascripts/group-widget.js"' in page
-        and 'href="../assets/stylesheets/group-widget.css"' in page
-    )
+    assert 'data-widget-script="group-widget.js"' in figure  # the loader adds the script (test_widget_browser.py)
+    assert 'src="../assets/javascripts/widgets.js"' in page and 'group-widget.js"></script>' not in page
+    assert 'href="../assets/stylesheets/group-widget.css"' in page
     assert (built_site / "assets" / "javascripts" / "group-widget.js").is_file()
     assert (built_site / "assets" / "stylesheets" / "group-widget.css").is_file()
 
@@ -148,3 +150,39 @@ def test_the_contributor_page_documents_the_contract(built_site: Path) -> None:
         "&lt;!-- grpo:widget easy hard --&gt;",
     ):
         assert term in page, term
+
+
+def _with_namespace_widget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chapter namespace `toy` with one widget, registered as hooks/registry.py registers the real ones."""
+    toy = Namespace(
+        "toy",
+        "a toy",
+        "tests/test_widget.py",
+        values={},
+        widgets={"dial": lambda: Widget("dial", "| x |\n|---|\n| 1 |", {"x": [1, 2]}, "A dial.")},
+    )
+    monkeypatch.setitem(NAMESPACES, "toy", toy)
+
+
+def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_namespace_widget(monkeypatch)
+    text = _widget("<!-- grpo:widget toy.dial -->")
+    assert '<figure class="grpo-widget" data-widget-kind="dial" data-widget-script="dial-widget.js"' in text
+    assert "| x |" in text[text.index("grpo-widget__static") : text.index("</div>")]
+    assert _data(text) == {"x": [1, 2]}
+    assert '<figcaption markdown="span">A dial.</figcaption>' in text
+
+
+@pytest.mark.parametrize(
+    ("line", "complaint"),
+    [
+        ("<!-- grpo:widget toy.dail -->", "unknown toy widget 'dail'; did you mean 'dial'?"),
+        ("<!-- grpo:widget toy.dial easy -->", "takes 1 name(s)"),
+        ("<!-- grpo:widget easy.dial -->", "'easy' is an example"),
+    ],
+)
+def test_a_misnamed_chapter_widget_stops_the_build(monkeypatch: pytest.MonkeyPatch, line: str, complaint: str) -> None:
+    _with_namespace_widget(monkeypatch)
+    with pytest.raises(PageError) as caught:
+        expand(f"Prose.\n{line}\n", "page.md")
+    assert str(caught.value).startswith("page.md:2: ") and complaint in str(caught.value)

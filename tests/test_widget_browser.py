@@ -334,6 +334,10 @@ def test_it_draws_after_instant_navigation_from_the_home_page(page: WatchedPage,
     page.page.go_back()
     expect(page.page.locator("figure.grpo-widget .gw")).to_have_count(1)
     assert page.page.evaluate("() => window.sameDocument") is True
+    # The loader fetched the widget's script once, when the first page holding the widget came in.
+    assert [url for url in page.requests if url.endswith("group-widget.js")] == [
+        site_server.url + "assets/javascripts/group-widget.js"
+    ]
     assert page.console_errors == []
     assert page.external_requests(site_server) == []
 
@@ -353,3 +357,12 @@ def test_without_materials_script_it_still_draws_on_domcontentloaded(browser: Br
     page.get_by_label("Advantages", exact=True).check()
     assert _shown(page) == ["+0.5"] * 4 + ["−2.0"]
     context.close()
+
+
+def test_a_page_without_a_widget_loads_no_widget_script(page: WatchedPage, site_server: Server) -> None:
+    page.page.goto(site_server.url + "glossary/")
+    page.page.wait_for_load_state("networkidle")
+    scripts = [url.rsplit("/", 1)[-1] for url in page.requests if url.endswith(".js")]
+    assert "widgets.js" in scripts  # the loader, on every page
+    assert not [name for name in scripts if name.endswith("-widget.js")]
+    assert page.console_errors == []

@@ -36,7 +36,10 @@ ODD_GROUPS = {
     "tiny": [1e-150, 0.0, 3e-150],
     "sixteen, one wrong": [1.0] * 15 + [0.0],
 }
-_WIDGET_DATA = re.compile(r"(<script\b[^>]*\bgrpo-widget__data\b[^>]*>).*?(</script>)", re.DOTALL)
+# The data of each group widget on the page (other kinds of widget keep theirs).
+_WIDGET_DATA = re.compile(
+    r"(data-widget-kind=\"group\".*?<script\b[^>]*\bgrpo-widget__data\b[^>]*>).*?(</script>)", re.DOTALL
+)
 _BAD = re.compile(r"NaN|Infinity|undefined|null")
 
 
@@ -47,16 +50,16 @@ def _example(rewards: list[float]) -> gx.Example:
 
 @pytest.fixture(scope="module")
 def widget_page(site_server: Server) -> str:
-    """The address of a page that holds a widget, found in the build."""
+    """The address of a page that holds a group widget, found in the build."""
     site = site_server.httpd.RequestHandlerClass.keywords["directory"]  # type: ignore[attr-defined]
     for page in site_pages(Path(site)):
-        if page != "print/" and "grpo-widget__data" in (Path(site) / page / "index.html").read_text():
+        if page != "print/" and 'data-widget-kind="group"' in (Path(site) / page / "index.html").read_text():
             return site_server.url + page
-    raise AssertionError("no page of the book holds a widget")
+    raise AssertionError("no page of the book holds a group widget")
 
 
 def _serve_with(page: Page, url: str, rewards: list[float]) -> None:
-    data = script_json(widget_data([_example(rewards)]))
+    data = script_json([widget_data([_example(rewards)])])
 
     def swap(route: Route) -> None:
         original = route.fetch()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+import yaml  # type: ignore[import-untyped]  # PyYAML, which MkDocs itself depends on
 
 from tests.conftest import ROOT
 

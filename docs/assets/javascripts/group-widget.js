@@ -1,4 +1,5 @@
-/* The interactive group (placed by <!-- grpo:widget ... -->, built by hooks/widget.py).
+/* The interactive group (placed by <!-- grpo:widget ... -->, built by hooks/widget.py, loaded by widgets.js
+ * on the pages that hold one).
  *
  * The build embeds the groups, the std conventions (ddof, eps), the all-equal tolerance and numpy's
  * advantages as JSON; this file only ports the formula and draws. The DOM it writes is a contract
@@ -269,7 +270,7 @@
     update("");
   }
 
-  const initAll = () => document.querySelectorAll("figure.grpo-widget").forEach(init);
+  const initAll = () => document.querySelectorAll('figure.grpo-widget[data-widget-kind="group"]').forEach(init);
 
   window.grpoWidget = { advantages, mean, std, allEqual, format };
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(initAll);

@@ -1,0 +1,101 @@
+"""A synthetic book of N times the chapters, made from the real ones, to show how the build scales.
+
+Copy k of the book is docs/copy-k/, every page of docs/ again (assets excepted), listed in the nav
+like the original. So that KaTeX cannot answer a copy from its cache, every formula written in a
+copy's source gets k empty groups `{}` appended: the TeX differs, the rendering does not. Formulas
+that placeholders write are the same in every copy and come from the in-memory cache, as they
+would in a real book that repeats a formula; the counts of distinct formulas are reported.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]  # PyYAML, which MkDocs itself depends on
+from mkdocs.utils.yaml import yaml_load
+
+from benchmarks.common import Timing, fresh_clone, mkdocs_build_command, timed_run
+from benchmarks.math_cost import formula_count, site_formulas
+
+_INLINE_MATH = re.compile(r"\$(`+)(.+?)\1\$")
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*(\S*)")
+
+
+def distinct_tex(markdown: str, copy: int) -> str:
+    """The page with k empty groups after every formula: distinct TeX, the same picture."""
+    suffix = " " + "{}" * copy
+    lines, out, closing, math = markdown.split("\n"), [], None, False
+    for line in lines:
+        fence = _FENCE.match(line)
+        if closing is None and fence:
+            closing, math = fence.group(2), fence.group(3) == "math"
+        elif closing is not None and line.strip() == closing:
+            if math:
+                out.append(line[: len(line) - len(line.lstrip())] + suffix.strip())
+            closing, math = None, False
+        elif closing is None:
+            line = _INLINE_MATH.sub(lambda m: f"${m.group(1)}{m.group(2)}{suffix}{m.group(1)}$", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _prefixed(nav: Any, prefix: str) -> Any:
+    if isinstance(nav, str):
+        return prefix + nav if nav.endswith(".md") else nav
+    if isinstance(nav, list):
+        return [_prefixed(item, prefix) for item in nav]
+    if isinstance(nav, dict):
+        return {key: _prefixed(value, prefix) for key, value in nav.items()}
+    return nav
+
+
+def make_book(project: Path, times: int) -> int:
+    """Turn the clone in project into a book of `times` copies; the number of Markdown pages."""
+    docs = project / "docs"
+    pages = [p for p in docs.rglob("*.md") if "assets" not in p.relative_to(docs).parts]
+    config_file = project / "mkdocs.yml"
+    with config_file.open(encoding="utf-8") as handle:
+        config = yaml_load(handle)  # MkDocs' loader: resolves !ENV
+    nav = config.get("nav")
+    for copy in range(1, times):
+        for page in pages:
+            target = docs / f"copy-{copy}" / page.relative_to(docs)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(distinct_tex(page.read_text(encoding="utf-8"), copy), encoding="utf-8")
+        if nav is not None:
+            config["nav"] = [*config["nav"], {f"Copy {copy}": _prefixed(nav, f"copy-{copy}/")}]
+    config_file.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return len(pages) * times
+
+
+def measure(scratch: Path, sizes: list[int], repeats: int) -> dict[str, object]:
+    """A cold build (fresh clone, empty caches) of the book at each size; costs per page between sizes."""
+    rows = []
+    for times in sizes:
+        runs, pages, site = [], 0, scratch
+        for index in range(repeats):
+            clone = fresh_clone(scratch / f"synthetic-{times}x-{index}")
+            pages = make_book(clone, times)
+            site = clone / "site"
+            runs.append(timed_run(mkdocs_build_command(site), clone))
+        timing = Timing(runs)
+        rows.append(
+            {
+                "times": times,
+                "pages": pages,
+                "formulas_on_pages": formula_count(site),
+                "distinct_formulas": len(site_formulas(site)),
+                "cold_build": timing.to_json(),
+            }
+        )
+        for index in range(repeats):
+            shutil.rmtree(scratch / f"synthetic-{times}x-{index}", ignore_errors=True)
+    slopes = []
+    for before, after in itertools.pairwise(rows):
+        seconds = after["cold_build"]["median"] - before["cold_build"]["median"]  # type: ignore[index]
+        slopes.append(seconds / (after["pages"] - before["pages"]))  # type: ignore[operator]
+    return {"sizes": rows, "seconds_per_added_page": slopes}

@@ -1,0 +1,86 @@
+"""The benchmark's own helpers (benchmarks/): what they count must be right, or the figures mean nothing.
+
+Timings themselves are never asserted here: they are measured by `benchmarks/run`, not tested.
+"""
+
+from __future__ import annotations
+
+import gzip
+import urllib.request
+from pathlib import Path
+
+from benchmarks.math_cost import site_formulas
+from benchmarks.pages import external_blocking_tags, fonts_without_swap
+from benchmarks.static_server import serve
+from benchmarks.synthetic import distinct_tex
+from benchmarks.targets import judge
+from hooks import scan
+
+
+def test_synthetic_copy_changes_every_written_formula_and_nothing_else() -> None:
+    page = "# T\n\nProse $`a_i`$ and $``b``$, `code $x$`.\n\n```math\n\\sum_i r_i\n```\n\n```python\nx = 1\n```\n"
+    copy = distinct_tex(page, 2)
+    assert [(f.tex, f.display) for f in scan.formulas(copy)] == [
+        ("a_i {}{}", False),
+        ("b {}{}", False),
+        ("\\sum_i r_i\n{}{}", True),
+    ]
+    assert "```python\nx = 1\n```" in copy and "`code $x$`" in copy
+
+
+def test_site_formulas_reads_tex_and_display_from_katex_output(tmp_path: Path) -> None:
+    mathml = '<span class="katex-mathml"><math><semantics><annotation encoding="application/x-tex">{}</annotation>'
+    inline = '<span class="katex">' + mathml.format("a &lt; b") + "</semantics></math></span></span>"
+    display = '<span class="katex-display"><span class="katex">' + mathml.format("x") + "</span></span>"
+    (tmp_path / "index.html").write_text(inline + display + inline, encoding="utf-8")
+    assert site_formulas(tmp_path) == [("a < b", False), ("x", True)]
+
+
+def test_static_server_gzips_text_and_not_fonts(tmp_path: Path) -> None:
+    (tmp_path / "page").mkdir()
+    (tmp_path / "page" / "index.html").write_text("<p>" + "text " * 200 + "</p>", encoding="utf-8")
+    (tmp_path / "font.woff2").write_bytes(b"\x00" * 500)
+    with serve(tmp_path) as base:
+        request = urllib.request.Request(base + "page/", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(response.read()).decode() == (tmp_path / "page" / "index.html").read_text()
+        font = urllib.request.Request(base + "font.woff2", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(font) as response:
+            assert response.headers["Content-Encoding"] is None and len(response.read()) == 500
+
+
+def test_external_blocking_tags() -> None:
+    html = (
+        '<link rel="stylesheet" href="https://cdn.example/katex.css">'
+        '<link rel="stylesheet" href="../assets/book.css">'
+        '<script src="https://cdn.example/a.js" defer></script>'
+        '<script src="https://cdn.example/b.js"></script>'
+    )
+    assert external_blocking_tags(html) == [
+        'link rel="stylesheet" href="https://cdn.example/katex.css"',
+        'script src="https://cdn.example/b.js"',
+    ]
+
+
+def test_fonts_without_swap(tmp_path: Path) -> None:
+    css = (
+        "@font-face{font-family:KaTeX_Main;src:url(a.woff2);font-display:swap}"
+        "@font-face{font-family:Hidden;src:url(b.woff2)}"
+    )
+    (tmp_path / "a.css").write_text(css, encoding="utf-8")
+    assert fonts_without_swap(tmp_path, ["http://127.0.0.1:1/a.css"], "http://127.0.0.1:1/") == ["a.css: Hidden"]
+
+
+def test_targets_judge_the_ratios() -> None:
+    results = {
+        "math": {
+            "stock_over_book_cold": 49.0,
+            "stock_ms_per_formula_cold": 490.0,
+            "book_ms_per_formula_cold": 10.0,
+            "stock_over_book_cold_same_formulas": 20.0,
+        },
+        "builds": {"cold_over_cold_math_off": 1.9},
+        "rebuild": {"in_process_ratio": 1.6, "served_ratio": 1.1},
+    }
+    assert [verdict.met for verdict in judge(results)] == [False, True, False]
