@@ -5,14 +5,14 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build check browser screenshots benchmark lock clean
+.PHONY: serve test build check browser faketime screenshots benchmark lock clean
 
 ## Preview the book at http://127.0.0.1:8000/ with live reload.
 serve: $(VENV)/.installed node_modules/.installed
 	$(VENV)/bin/mkdocs serve --livereload
 
 ## Run every test: the math, the hooks, the built site and the widgets in a real browser.
-test: $(VENV)/.installed node_modules/.installed browser
+test: $(VENV)/.installed node_modules/.installed browser faketime
 	$(PYTHON) -m pytest
 
 ## Check every chapter in under a second, without a site build: placeholders, formulas, typed numbers.
@@ -34,6 +34,10 @@ benchmark: $(VENV)/.installed node_modules/.installed browser
 ## Find a Chromium for the browser tests, or install one; stops with what to install if it cannot.
 browser: $(VENV)/.installed
 	$(PYTHON) scripts/ensure_browser.py
+
+## Find libfaketime for the reproducibility test, or install it; stops with what to install if it cannot.
+faketime: $(VENV)/.installed
+	$(PYTHON) scripts/ensure_faketime.py
 
 $(VENV)/.installed: requirements/dev.txt
 	python3 -m venv $(VENV)

@@ -14,6 +14,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from mkdocs.exceptions import PluginError
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("grpo_examples", "hooks")
 
@@ -35,7 +37,16 @@ def _events(reload: bool = False) -> ModuleType:
         for name in [n for n in sys.modules if n.split(".")[0] in PACKAGES]:
             del sys.modules[name]
         _stamp = stamp
-    return importlib.import_module("hooks.events")
+    try:
+        return importlib.import_module("hooks.events")
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] in PACKAGES:
+            raise  # the book's own code is broken: that traceback is for whoever broke it
+        raise PluginError(
+            f"the book's hooks need the Python package {error.name!r}, which this Python ({sys.executable}) "
+            "does not have. Run `make build` or `make serve`: they install requirements/dev.txt into .venv/ "
+            "and use it (or install requirements/book.txt into the Python you use)."
+        ) from None
 
 
 def on_config(config: Any) -> Any:
@@ -49,6 +60,15 @@ def on_files(files: Any, config: Any) -> Any:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     result: str = _events().on_page_markdown(markdown, page, config, files)
     return result
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    result: str = _events().on_page_content(html, page, config, files)
+    return result
+
+
+def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    return _events().on_page_context(context, page, config, nav)
 
 
 def on_post_build(config: Any) -> None:

@@ -6,13 +6,15 @@ hooks/entry.py forwards MkDocs' events here (and re-imports this module when the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import drift_guard, scan
+from hooks import build_date, drift_guard, math_labels, page_meta, print_book, scan
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.math_switch import MathSwitchError, math_rendered
 from hooks.placeholders import PageError, expand
@@ -20,6 +22,7 @@ from hooks.placeholders import PageError, expand
 KATEX_URL = "assets/katex/"
 CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
 _renderer: KatexRenderer | None = None
+_sources_date = ""  # the sitemap's date for this build: hooks/build_date.py
 _math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/math_switch.py)
 
 
@@ -36,7 +39,8 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX."""
-    global _math_on
+    global _math_on, _sources_date
+    _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     try:
         _math_on = math_rendered(strict=bool(config.strict))
     except MathSwitchError as error:
@@ -49,6 +53,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML."""
+    files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
     if not _math_on:
         return files
     dist = _katex(config).assets
@@ -66,6 +71,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     path = _source_path(page, config)
     try:
         expanded = expand(markdown, path, _first_line(page, markdown))
+        if (unclosed := scan.unclosed(expanded.markdown)) is not None:
+            at = unclosed.line
+            raise PageError(path, expanded.source_lines[at.number - 1], unclosed.what, at.text)
         formulas = scan.formulas(expanded.markdown) if _math_on else iter(())  # math off: nothing to render
         for formula in formulas:
             try:
@@ -78,6 +86,21 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     except (PageError, drift_guard.DriftError) as error:
         raise PluginError(str(error)) from None
     return expanded.markdown
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """The page's date is its sources' (hooks/build_date.py), its description is checked and escaped, and
+    an element that holds only a formula is named for screen readers (hooks/math_labels.py)."""
+    page.update_date = _sources_date or page.update_date
+    page_meta.describe(page, _source_path(page, config))
+    return math_labels.label_lone_formulas(html)  # a link or header that is only a formula gets a name
+
+
+def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
+    """The print page gets the whole book, now that every page's HTML exists."""
+    if print_book.is_print_page(page):
+        page.content = print_book.whole_book(nav, config.site_name)
+    return context
 
 
 def on_post_build(config: MkDocsConfig) -> None:

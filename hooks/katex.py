@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import markdown_katex.extension
 from markdown import Markdown
 from markdown.extensions import Extension
 from markdown_katex.extension import KatexExtension, KatexPostprocessor, KatexPreprocessor, make_marker_id
@@ -25,9 +26,15 @@ from markdown_katex.extension import KatexExtension, KatexPostprocessor, KatexPr
 from hooks import scan
 from hooks.katex_cache import FormulaCache, renderer_fingerprint
 
+# markdown-katex's preprocessor looks its inline scan up by this name at every line: give it the one that
+# cannot fail at the end of a line (hooks/scan.py inline_math says how the original does).
+markdown_katex.extension.iter_inline_katex = scan.inline_math
+
 RENDERER_SCRIPT = Path(__file__).with_name("katex_render.js")
 UNRENDERED_CLASS = "book-math-off"  # a formula left as TeX by a build with math switched off
 STYLESHEET = "katex-swap.min.css"  # font-display: swap, so text shows before the math fonts arrive
+# What the build takes from the package: the renderer (package.json's "main"), the stylesheet, the fonts.
+ASSETS = ("dist/katex.js", f"dist/{STYLESHEET}", "dist/fonts")
 
 
 class KatexError(Exception):
@@ -48,6 +55,11 @@ class KatexRenderer:
             raise KatexError("Node.js is needed to render the math at build time: install it (apt-get install nodejs)")
         if not (katex_dir / "package.json").is_file():
             raise KatexError(f"KaTeX is not installed at {katex_dir}: run `npm ci` in the project folder")
+        missing = [name for name in ASSETS if not (katex_dir / name).exists()]
+        if missing:
+            raise KatexError(
+                f"KaTeX at {katex_dir} lacks {', '.join(missing)}: reinstall it with `npm ci` in the project folder"
+            )
         self.katex_dir = katex_dir
         self._node = node
         self.version = str(json.loads((katex_dir / "package.json").read_text(encoding="utf-8"))["version"])

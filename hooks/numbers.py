@@ -7,6 +7,7 @@ Advantages carry a sign (+0.5, −2.0); prose uses the typographic minus, TeX a 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,8 +66,11 @@ def decimal(value: Fraction | float | int, max_decimals: int = MAX_DECIMALS) -> 
     """The shortest exact decimal of value with 1..max_decimals places, else value rounded to max_decimals.
 
     A float counts as exact at d places when it lies within round-off (1e-12 relative) of a
-    d-place decimal: 0.4999999999999999 is the 0.5 it was computed to be.
+    d-place decimal: 0.4999999999999999 is the 0.5 it was computed to be. NaN and infinity are refused
+    (ValueError): a page never prints "nan".
     """
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"cannot print {value}: the computation gave no finite number")
     for places in range(1, max_decimals + 1):
         rounded = _round(value, places)
         if _is_exact(value, rounded):
@@ -87,7 +91,12 @@ def _is_exact(value: Fraction | float | int, rounded: Fraction | float) -> bool:
 
 
 def _decimal(rounded: Fraction | float, places: int, exact: bool) -> Decimal:
-    text = f"{float(rounded):.{places}f}"
+    if isinstance(rounded, Fraction):  # digit by digit: through a float, 10**40 would print as 1000...0752.0
+        scaled = int(rounded * 10**places)  # exact: rounded has at most `places` decimals
+        whole, part = divmod(abs(scaled), 10**places)
+        text = f"{'-' if scaled < 0 else ''}{whole}.{part:0{places}d}"
+    else:
+        text = f"{float(rounded):.{places}f}"
     negative = text.startswith("-") and text.strip("-0.") != ""
     return Decimal(digits=text.lstrip("-"), negative=negative, exact=exact)
 

@@ -35,7 +35,9 @@ from hooks.widget import Widget, widget
 T = TypeVar("T")
 
 MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
-OPENING = re.compile(r"<!--\s*grpo\b")
+# Any comment that starts like a placeholder is one: <!-- GRPO:..., <!-- grpoo:... are slips to report, not
+# comments to keep (a misspelt placeholder would otherwise vanish from the page without a word).
+OPENING = re.compile(r"<!--\s*grpo", re.IGNORECASE)
 
 
 class PlaceholderError(Exception):
@@ -56,7 +58,8 @@ def parse(text: str) -> Placeholder:
     """`<!-- grpo:kind arg ... key=value -->` into its parts."""
     match = MARKER.fullmatch(text)
     if match is None:
-        raise PlaceholderError("malformed placeholder: write <!-- grpo:kind arguments -->")
+        lower = " (grpo in lower case)" if MARKER.fullmatch(re.sub("grpo", "grpo", text, flags=re.IGNORECASE)) else ""
+        raise PlaceholderError(f"malformed placeholder: write <!-- grpo:kind arguments -->{lower}")
     words = match.group("body").split()
     if not words:
         raise PlaceholderError("empty placeholder: name a kind after 'grpo:' (" + ", ".join(KINDS) + ")")
@@ -166,9 +169,9 @@ def value(placeholder: Placeholder, line: str) -> str:
             quantity = _entry(subject.values, name, f"{subject.name} value", subject.defined_in)()
         else:
             quantity = _entry(QUANTITIES, name, "quantity")(subject)
-    except QuantityError as error:
+        shown = _format(quantity, placeholder.options.get("as"))
+    except (QuantityError, ValueError) as error:  # ValueError: grpo_examples refuses this group (say, G = 1)
         raise PlaceholderError(str(error)) from None
-    shown = _format(quantity, placeholder.options.get("as"))
     return (
         f'<span class="grpo-value" title="Computed at build time: {escape_attribute(quantity.source)}">{shown}</span>'
     )
@@ -185,7 +188,7 @@ def formula(placeholder: Placeholder, line: str) -> str:
             tex = _entry(subject.formulas, name, f"{subject.name} formula", subject.defined_in)()
         else:
             tex = _entry(FORMULAS, name, "formula")(gx.work_group(subject.rewards))
-    except FormulaError as error:
+    except (FormulaError, ValueError) as error:
         raise PlaceholderError(f"{subject.name}: {error}") from None
     if display:
         _alone(placeholder, line)
@@ -204,7 +207,7 @@ def block(placeholder: Placeholder, line: str) -> str:
     _only(Placeholder(placeholder.kind, tuple(examples), placeholder.options, placeholder.text), len(examples), set())
     try:
         return BLOCKS[name]([_example(e) for e in examples])
-    except BlockError as error:
+    except (BlockError, ValueError) as error:
         raise PlaceholderError(str(error)) from None
 
 

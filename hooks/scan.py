@@ -11,9 +11,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from markdown_katex.extension import BLOCK_START_RE, FENCE_RE, iter_inline_katex
+from markdown_katex.extension import BLOCK_START_RE, FENCE_RE, InlineCodeItem, iter_inline_katex
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
+def inline_math(text: str) -> Iterator[InlineCodeItem]:
+    r"""markdown-katex's iter_inline_katex, safe at the ends of the line.
+
+    Its scan reads one character past a closing backtick (an IndexError, so a traceback in the build, for a
+    line that ends in `$\`x\``) and one before an opening one (line[-1] at the start: the line's last
+    character). A space appended past the end answers both reads with "not a $", and no formula can end on
+    it, so every span found is the same as in the line itself. hooks/katex.py has markdown-katex use this.
+    """
+    return iter_inline_katex(text + " ")  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -58,7 +69,7 @@ def lines(markdown: str, first_line: int = 1) -> Iterator[Line]:
 
 def code_spans(text: str) -> list[Span]:
     """The inline code and inline math ($`...`$) spans of one prose line."""
-    math = [Span(item.start, item.end, True) for item in iter_inline_katex(text)]
+    math = [Span(item.start, item.end, True) for item in inline_math(text)]
     code = [
         Span(match.start(), match.end(), False)
         for match in _CODE_SPAN.finditer(text)
@@ -89,6 +100,36 @@ def formulas(markdown: str) -> Iterator[Formula]:
             for span in code_spans(line.text):
                 if span.is_math:
                     yield Formula(line.number, inline_tex(line.text[span.start : span.end]), display=False)
+
+
+@dataclass(frozen=True)
+class Unclosed:
+    """Something opened and never closed, which would reach the page as raw Markdown or TeX."""
+
+    line: Line
+    what: str
+
+
+def unclosed(markdown: str) -> Unclosed | None:
+    """The first fence (```math or any other) without its closing fence line, or the first $` or `$ in prose
+    that is part of no inline formula. markdown-katex and Markdown would print either as it stands, TeX and
+    all."""
+    opened: Line | None = None
+    for line in lines(markdown):
+        if line.fence is not None:
+            if opened is None:
+                opened = line
+            elif line.text.rstrip() == _closing_fence(opened.text):
+                opened = None
+            continue
+        spans = code_spans(line.text)
+        for end in re.finditer(r"\$`|`\$", line.text):
+            if not any(span.start <= end.start() < span.end for span in spans):
+                return Unclosed(line, "unclosed formula: write $`...`$, both ends on one line")
+    if opened is not None:
+        fence = _closing_fence(opened.text).strip()
+        return Unclosed(opened, f"unclosed {opened.fence} block: end it with a line holding only {fence}")
+    return None
 
 
 def _closing_fence(opening: str) -> str:

@@ -69,7 +69,7 @@ def widget_data(examples: list[gx.Example]) -> dict[str, object]:
 
 def script_json(data: object) -> str:
     """JSON that cannot end its <script> early: '<', '>' and '&' written as \\u escapes."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)  # NaN is not JSON
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -133,6 +133,9 @@ def widget(placeholder: Placeholder, line: str) -> str:
         )
     if placeholder.options:
         raise placeholders.PlaceholderError(f"grpo:widget has no options, got {sorted(placeholder.options)[0]!r}")
-    if "." in placeholder.args[0]:
-        return figure(placeholders.namespace_widget(placeholder))
-    return figure(group_widget([placeholders._example(name) for name in placeholder.args]))
+    try:
+        if "." in placeholder.args[0]:
+            return figure(placeholders.namespace_widget(placeholder))
+        return figure(group_widget([placeholders._example(name) for name in placeholder.args]))
+    except ValueError as error:  # grpo_examples refuses a group, or a value is not a finite number
+        raise placeholders.PlaceholderError(f"grpo:widget: {error}") from None

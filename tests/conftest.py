@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_FILES = ("mkdocs.yml", "docs", "hooks", "grpo_examples")
+PROJECT_FILES = ("mkdocs.yml", "docs", "hooks", "grpo_examples", "overrides")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -48,6 +48,14 @@ def copy_project(destination: Path) -> Path:
             shutil.copy2(source, destination / name)
     (destination / "node_modules").symlink_to(ROOT / "node_modules")
     return destination
+
+
+def add_pages(project: Path, pages: dict[str, str]) -> None:
+    """Pages in the copy's docs/, outside the nav (not_in_nav), so that strict mode does not warn about that."""
+    for name, text in pages.items():
+        (project / "docs" / name).write_text(text, encoding="utf-8")
+    with (project / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write("\nnot_in_nav: |\n" + "".join(f"  /{name}\n" for name in pages))
 
 
 @pytest.fixture(scope="session")
@@ -129,3 +137,52 @@ def page(browser: Browser) -> Iterator[WatchedPage]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     yield watch(context.new_page())
     context.close()
+
+
+SITE_PATH = "/grpo-book/"  # a project site on GitHub Pages lives under /<repository>/
+
+
+@dataclass
+class PublishedSite(Server):
+    """A build served as GitHub Pages serves it, and the folder it was built into."""
+
+    site: Path = field(default=Path())
+
+
+class _PagesHandler(_QuietHandler):
+    """The site under SITE_PATH; any other address gets the site's 404.html with status 404, as on Pages."""
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(SITE_PATH):
+            return str(Path(self.directory) / "__not_in_the_site__")
+        return super().translate_path("/" + path[len(SITE_PATH) :])
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        not_found = Path(self.directory) / "404.html"
+        if code != 404 or not not_found.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = not_found.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+@pytest.fixture(scope="session")
+def published_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedSite]:
+    """The book as it is published: built for its address (site_url under SITE_PATH) and served there."""
+    site = tmp_path_factory.mktemp("published")
+    handler = functools.partial(_PagesHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    url = f"http://127.0.0.1:{httpd.server_port}{SITE_PATH}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SITE_URL", url)
+        result = mkdocs_build(ROOT, site)
+    assert result.returncode == 0, result.stderr
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield PublishedSite(url, httpd, site)
+    httpd.shutdown()

@@ -49,3 +49,9 @@ def resource_urls(fragment: str) -> list[str]:
 
 def css_urls(stylesheet: str) -> list[str]:
     return [url for url in _CSS_URL.findall(stylesheet) if not url.startswith("data:")]
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of a built site, found in the build (not listed by hand): '' for the home page, 'grpo/', ..."""
+    pages = [index.parent.relative_to(site).as_posix() for index in site.rglob("index.html")]
+    return sorted("" if page == "." else page + "/" for page in pages)

@@ -192,7 +192,10 @@
     function update(change) {
       const group = data.groups[state.group], rs = responses(), c = convention(), n = rs.length;
       const rewards = rs.map((r) => r.reward), A = advantages(rewards, c.ddof, c.eps, rtol);
-      const mu = mean(rewards), sigma = std(rewards, c.ddof), equal = allEqual(rewards, rtol);
+      const mu = mean(rewards), equal = allEqual(rewards, rtol);
+      // A sample std of one reward divides by G - 1 = 0: not defined, said in words (its advantages are 0 anyway).
+      const sigma = n > c.ddof ? std(rewards, c.ddof) : null;
+      const sigmaText = sigma === null ? `not defined for G = ${n}` : format(sigma, places);
       const showA = state.show === "advantage", reach = extent(rewards), sample = c.ddof > 0;
       const at = (v) => `${50 + (50 * v) / reach}%`;
       app.classList.toggle("gw--advantage", showA);
@@ -237,7 +240,7 @@
 
       source.textContent = `Source: ${c.source}`;
       const sd = sample ? "σₛ" : "σ";
-      stats.replaceChildren(...[["mean μ", format(mu, places)], [sample ? "sample std σₛ" : "std σ", format(sigma, places)],
+      stats.replaceChildren(...[["mean μ", format(mu, places)], [sample ? "sample std σₛ" : "std σ", sigmaText],
         ...(c.eps ? [["eps", String(c.eps)]] : []), ["advantage", `Aᵢ = (rᵢ − μ) / ${c.eps ? `(${sd} + eps)` : sd}`]]
         .map(([term, value]) => el("div", "", "", el("dt", "", term), el("dd", "", value))));
       workings.replaceChildren(...(equal ? [] : worked(rewards, A, mu, sigma, c.eps))
@@ -261,7 +264,7 @@
       const parts = [...byReward].sort((a, b) => b[0] - a[0]).map(([r, a]) => `${format(a, places, true)} for each ${outcome(r)} response`);
       const correct = rewards.filter((x) => x > 0).length;
       summary.textContent = `${change ? `${change} ` : ""}${capital(group.title)}, G = ${n}: ${correct} correct, ` +
-        `${n - correct} wrong. ${c.label}: mean ${format(mu, places)}, std ${format(sigma, places)}. ` +
+        `${n - correct} wrong. ${c.label}: mean ${format(mu, places)}, std ${sigmaText}. ` +
         (equal ? "All rewards equal: every advantage is 0, no learning signal." : `Advantages: ${parts.join(", ")}.`);
     }
     update("");

@@ -1,0 +1,30 @@
+"""A link, header cell or heading that is only a formula gets a name (hooks/math_labels.py): axe-core, and so
+Lighthouse, takes none from MathML. Fed with the HTML the book's own Markdown and KaTeX make."""
+
+from __future__ import annotations
+
+import re
+
+from hooks.math_labels import label_lone_formulas
+from tests.chapter_pipeline import page_html
+
+TABLE = "| $`c`$ | $`\\pi_\\theta(c \\mid q)`$ | the candidate $`c`$ |\n|---|---|---|\n| a | b | c |\n"
+
+
+def test_a_link_that_is_only_a_formula_is_named_by_its_mathml_text() -> None:
+    labelled = label_lone_formulas(page_html("See [$`k_3`$](#k3) and [the $`k_3`$ estimator](#k3)."))
+    assert labelled.count('<a href="#k3" aria-label="k3">') == 1  # only the first: the second has words
+    assert labelled.count("<math") == 2  # the MathML stays for screen readers
+
+
+def test_a_header_cell_that_is_only_a_formula_gets_text_for_screen_readers() -> None:
+    labelled = label_lone_formulas(page_html(TABLE))
+    headers = re.findall(r"<th>(.*?)</th>", labelled, re.DOTALL)
+    assert headers[0].startswith('<span class="grpo-sr-only">c</span><span class="katex" aria-hidden="true">')
+    assert headers[1].startswith('<span class="grpo-sr-only">πθ(c∣q)</span>')
+    assert headers[2].startswith("the candidate") and "grpo-sr-only" not in headers[2]
+
+
+def test_an_element_named_already_or_holding_more_is_left_alone() -> None:
+    page = page_html('<a href="#x" aria-label="the estimator">$`k_3`$</a> and ## $`k_3`$ then words')
+    assert label_lone_formulas(page) == page

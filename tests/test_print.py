@@ -1,0 +1,165 @@
+"""Print: a chapter prints as text, formulas, figures and the widgets' static tables, without the site's
+header, navigation, search or footer, dark on white whatever the palette; and the whole book is one page
+(print/), generated from the nav, that prints each chapter on new paper."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.conftest import PublishedSite
+from tests.site_html import article, page_html, site_pages
+
+PALETTE = {"light": "default", "dark": "slate"}  # Material's scheme for each prefers-color-scheme
+
+# What the site shows around a chapter on screen, and must not put on paper.
+MACHINERY = {
+    "header": ".md-header",
+    "tabs and navigation": ".md-sidebar--primary",
+    "table of contents": ".md-sidebar--secondary",
+    "footer": ".md-footer",
+    "search": ".md-search",
+    "back-to-top button": ".md-top",
+    "permalinks": ".headerlink",
+    "the widget's controls": ".gw",
+}
+
+
+@pytest.fixture
+def printed(browser: Browser, published_site: PublishedSite, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The GRPO chapter (it has a widget and computed notes), laid out for print in the palette asked for."""
+    context = browser.new_context(color_scheme=getattr(request, "param", "light"))
+    page = context.new_page()
+    page.goto(published_site.url + "grpo/")
+    page.locator(".gw").first.wait_for()  # the widget has drawn itself, as a reader's would before printing
+    page.emulate_media(media="print")
+    yield page
+    context.close()
+
+
+def _shown(page: Page, selector: str) -> list[bool]:
+    shown: list[bool] = page.locator(selector).evaluate_all("els => els.map(e => e.checkVisibility())")
+    return shown
+
+
+def test_a_chapter_prints_without_the_sites_machinery(printed: Page) -> None:
+    on_paper = {what: selector for what, selector in MACHINERY.items() if any(_shown(printed, selector))}
+    assert on_paper == {}
+    assert all(_shown(printed, "article h1"))
+    assert all(_shown(printed, ".katex")[:5])
+
+
+def test_widgets_print_as_their_static_tables(printed: Page) -> None:
+    tables = printed.locator(".grpo-widget__static table")
+    assert tables.count() >= 2 and all(_shown(printed, ".grpo-widget__static table"))
+    assert "−2.0" in tables.first.inner_text()  # the easy group's wrong answer, as the chapter states it
+
+
+def test_notes_on_how_numbers_were_computed_print_open(printed: Page) -> None:
+    notes = printed.locator("article details")
+    assert notes.count() >= 2
+    assert all(not open_ for open_ in notes.evaluate_all("ds => ds.map(d => d.open)"))  # closed on screen
+    assert all(_shown(printed, "article details > :not(summary)"))
+
+
+# What colours a printed page: its text, links, inline code, and the plots' series (a page with plots).
+_COLOURS = """() => Object.fromEntries([
+  ['text', 'article p', 'color'], ['link', 'article p a', 'color'], ['code', 'article code', 'color'],
+  ['page', 'body', 'backgroundColor'],
+  ...[1, 2, 3].map(i => [`series ${i}`, `.grpo-plot .grpo-series-${i}`, 'stroke']),
+].map(([what, selector, property]) => [what, getComputedStyle(document.querySelector(selector))[property]]))"""
+
+
+def test_the_dark_palette_prints_as_the_light_one(browser: Browser, published_site: PublishedSite) -> None:
+    printed = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(color_scheme=scheme)
+        page = context.new_page()
+        page.goto(published_site.url + "training-run/")
+        assert page.evaluate("() => document.body.dataset.mdColorScheme") == PALETTE[scheme]
+        # Material eases link colours over 125 ms; paper has no transitions, so neither does this reading.
+        page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
+        page.emulate_media(media="print")
+        printed[scheme] = page.evaluate(_COLOURS)
+        context.close()
+    assert printed["dark"] == printed["light"]
+    assert _luminance(printed["light"]["text"]) < 0.05 and _luminance(printed["light"]["page"]) > 0.9
+
+
+def test_a_chapter_prints_to_a_pdf_of_a_few_pages(printed: Page, tmp_path: Path) -> None:
+    pdf = printed.pdf(path=tmp_path / "grpo.pdf", format="A4")
+    assert 2 <= _pages(pdf) <= 30
+
+
+def _luminance(css_colour: str) -> float:
+    """Relative luminance (WCAG) of an rgb()/rgba() colour, as browsers report computed colours."""
+    r, g, b = (int(v) / 255 for v in re.findall(r"[\d.]+", css_colour)[:3])
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+# The whole book on one page
+
+
+def _nav_order(site: Path) -> list[str]:
+    """The pages of the site's navigation, in order, as the home page's sidebar lists them."""
+    home = page_html(site, "")
+    primary = home[home.index('md-nav--primary"') :]
+    order: list[str] = []
+    for href in re.findall(r'<a href="([^"#]*)" class="md-nav__link', primary):
+        page = "" if href in ("", ".", "./") else href.removeprefix("./").removesuffix("index.html")
+        if page not in order:
+            order.append(page)
+    return order
+
+
+def _title(html: str) -> str:
+    """The text of the first h1 or h2 of a piece of HTML, without its permalink."""
+    heading = re.search(r"<h[12][^>]*>(.*?)</h[12]>", html, re.DOTALL)
+    assert heading is not None
+    return unescape(re.sub(r"<[^>]+>", "", heading.group(1).replace("¶", ""))).strip()
+
+
+def test_the_whole_book_holds_every_page_of_the_nav_in_order(published_site: PublishedSite) -> None:
+    site = published_site.site
+    nav = _nav_order(site)
+    assert len(nav) >= 10 and set(nav) <= set(site_pages(site))
+    book = article(page_html(site, "print"))
+    sections = re.findall(r'<section class="grpo-book-chapter" id="[^"]+">(.*?)</section>', book, re.DOTALL)
+    assert [_title(section) for section in sections] == [_title(article(page_html(site, p))) for p in nav]
+    # Each chapter whole: as many formulas, tables and figures as on its own page.
+    for page, section in zip(nav, sections, strict=True):
+        own = article(page_html(site, page))
+        for mark in ('class="katex"', "<table", "<figure", "<svg"):
+            assert section.count(mark) == own.count(mark), (page, mark)
+
+
+def test_every_page_links_to_the_whole_book(published_site: PublishedSite) -> None:
+    for page in site_pages(published_site.site):
+        html = page_html(published_site.site, page.rstrip("/"))
+        link = re.search(r'<a href="([^"]*)" class="grpo-print-link">The whole book on one page</a>', html)
+        assert link is not None, page
+        expected = "./" if page == "print/" else "../" * page.count("/") + "print/"
+        assert link.group(1) == expected, page
+
+
+def test_the_whole_book_prints_each_chapter_on_new_paper(browser: Browser, published_site: PublishedSite) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(published_site.url + "print/")
+    chapters = page.locator("section.grpo-book-chapter")
+    assert chapters.count() >= 10
+    page.emulate_media(media="print")
+    breaks = chapters.evaluate_all("cs => cs.map(c => getComputedStyle(c).breakBefore)")
+    assert set(breaks) == {"page"}
+    assert _pages(page.pdf(format="A4")) >= chapters.count() + 1
+    context.close()

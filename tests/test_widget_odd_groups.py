@@ -1,0 +1,142 @@
+"""The group widget with groups the book's own examples never hold, in a real Chromium.
+
+docs/guide/widgets.md's contract lets a page hand the widget any group: one response (examples.toml allows
+it), rewards all equal, very large or tiny rewards, rewards that are not 0 or 1. The page is served with
+its widget data replaced by such a group (written by hooks/widget.py itself, numpy's advantages included,
+which the widget checks itself against on load), then every view, every convention and the edit buttons
+are tried: nothing shows NaN, Infinity or undefined, every bar has a finite place, no console error.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+import grpo_examples as gx
+from hooks.widget import script_json, widget_data
+from tests.axe import run_axe
+from tests.conftest import Server, WatchedPage
+from tests.site_html import site_pages
+
+pytestmark = pytest.mark.browser
+
+ODD_GROUPS = {
+    "one response, right": [1.0],
+    "one response, wrong": [0.0],
+    "all equal": [1.0, 1.0, 1.0, 1.0],
+    "all equal, not 0 or 1": [0.5, 0.5, 0.5],
+    "not 0 or 1": [0.25, 0.5, 1.0, -0.5, 0.75],
+    "very large": [1e150, -1e150, 3e149],
+    "very large, one apart": [1e12, 0.0, 1.0],
+    "tiny": [1e-150, 0.0, 3e-150],
+    "sixteen, one wrong": [1.0] * 15 + [0.0],
+}
+# The data of each group widget on the page (other kinds of widget keep theirs).
+_WIDGET_DATA = re.compile(
+    r"(data-widget-kind=\"group\".*?<script\b[^>]*\bgrpo-widget__data\b[^>]*>).*?(</script>)", re.DOTALL
+)
+_BAD = re.compile(r"NaN|Infinity|undefined|null")
+
+
+def _example(rewards: list[float]) -> gx.Example:
+    responses = tuple(gx.Response(text=f"response {i + 1}", answer=None, reward=r) for i, r in enumerate(rewards))
+    return gx.Example("odd", "the odd group", "An odd group?", "yes", responses)
+
+
+@pytest.fixture(scope="module")
+def widget_page(site_server: Server) -> str:
+    """The address of a page that holds a group widget, found in the build."""
+    site = site_server.httpd.RequestHandlerClass.keywords["directory"]  # type: ignore[attr-defined]
+    for page in site_pages(Path(site)):
+        if page != "print/" and 'data-widget-kind="group"' in (Path(site) / page / "index.html").read_text():
+            return site_server.url + page
+    raise AssertionError("no page of the book holds a group widget")
+
+
+def _serve_with(page: Page, url: str, rewards: list[float]) -> None:
+    data = script_json([widget_data([_example(rewards)])])
+
+    def swap(route: Route) -> None:
+        original = route.fetch()
+        body = _WIDGET_DATA.sub(lambda m: m.group(1) + data + m.group(2), original.text())
+        route.fulfill(response=original, body=body)
+
+    page.route(url, swap)
+
+
+def _problems(page: Page) -> list[str]:
+    """Everything on the widget that is not a finite number where one belongs."""
+    widget = page.locator(".gw").first
+    problems = [f"text: {m.group()}" for m in _BAD.finditer(widget.inner_text())]
+    rows = widget.locator("li.gw-response")
+    for name in ("reward", "advantage"):
+        for value in rows.evaluate_all(f"rs => rs.map(r => r.dataset.{name})"):
+            if not math.isfinite(float(value)):
+                problems.append(f"data-{name}={value}")
+    styles = widget.locator(".gw-bar, .gw-mean, .gw-tick").evaluate_all("es => es.map(e => e.getAttribute('style'))")
+    problems += [f"style: {s}" for s in styles if s and _BAD.search(s)]
+    return problems
+
+
+def _every_view(page: Page) -> Iterator[str]:
+    for convention in gx.CONVENTIONS.values():
+        page.get_by_label(convention.label, exact=True).check()
+        for view in ("Rewards", "Advantages"):
+            page.get_by_label(view, exact=True).check()
+            yield f"{convention.key}, {view}"
+
+
+@pytest.mark.parametrize("group", ODD_GROUPS)
+def test_an_odd_group_shows_finite_numbers_in_every_view(page: WatchedPage, widget_page: str, group: str) -> None:
+    rewards = ODD_GROUPS[group]
+    _serve_with(page.page, widget_page, rewards)
+    page.page.goto(widget_page)
+    expect(page.page.locator(".gw").first).to_be_visible()
+    assert page.page.locator("li.gw-response").count() == len(rewards)
+    seen = {view: _problems(page.page) for view in _every_view(page.page)}
+    assert {view: found for view, found in seen.items() if found} == {}
+    # Then edited: a response flipped, one added, the last removed, in the sample-std convention.
+    page.page.get_by_role("button", name=re.compile(r"^Response 1: mark")).click()
+    for button in ("Add a wrong response", "Remove the last response"):  # each where G allows it (2 to 16)
+        control = page.page.get_by_role("button", name=button)
+        if control.is_enabled():
+            control.click()
+        assert _problems(page.page) == [], button
+    assert page.console_errors == [], "the widget failed, or disagreed with numpy on the odd group"
+
+
+def test_one_response_says_its_sample_std_is_not_defined(page: WatchedPage, widget_page: str) -> None:
+    # A single reward has a population std (0) but no sample std (it divides by G - 1 = 0): the widget must
+    # say so rather than print a number, and every advantage is 0, as grpo_examples gives.
+    _serve_with(page.page, widget_page, [1.0])
+    page.page.goto(widget_page)
+    page.page.get_by_label("TRL: sample std + 1e-4", exact=True).check()
+    page.page.get_by_label("Advantages", exact=True).check()
+    assert gx.advantages([1.0], ddof=1, eps=1e-4).tolist() == [0.0]
+    assert page.page.locator("li.gw-response").evaluate_all("rs => rs.map(r => r.dataset.advantage)") == ["0"]
+    expect(page.page.locator(".gw-stats")).to_contain_text("not defined for G = 1")
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_widget_passes_axe_in_its_edited_states(browser: Browser, widget_page: str, scheme: str) -> None:
+    # The page-wide check (tests/test_every_page.py) sees the widget as it opens; these are the states a
+    # reader makes: advantages on show, a trainer's convention, a flipped response, an all-equal group.
+    context = browser.new_context(color_scheme="dark" if scheme == "dark" else "light")
+    page = context.new_page()
+    page.goto(widget_page)
+    page.get_by_label("Advantages", exact=True).check()
+    page.get_by_label("TRL: sample std + 1e-4", exact=True).check()
+    page.get_by_role("button", name=re.compile(r"^Response 1: mark")).click()
+    assert run_axe(page) == []
+    page.get_by_role("button", name=re.compile(r"^Response 1: mark")).click()  # back as the verifier scored it
+    page.get_by_role("button", name=re.compile(r"^Response 5: mark")).click()  # the easy group, all right now
+    expect(page.locator(".gw-note")).to_contain_text("no learning signal")
+    page.get_by_label("Rewards", exact=True).check()
+    assert run_axe(page) == []
+    context.close()
