@@ -14,7 +14,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import build_date, drift_guard, math_labels, page_meta, print_book, scan
+from hooks import build_date, drift_guard, math_labels, page_meta, print_book, scan, stylesheets
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.math_switch import MathSwitchError, math_rendered
 from hooks.placeholders import PageError, expand
@@ -24,6 +24,7 @@ CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores
 _renderer: KatexRenderer | None = None
 _sources_date = ""  # the sitemap's date for this build: hooks/build_date.py
 _math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/math_switch.py)
+_stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/stylesheets.py
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -38,14 +39,16 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX."""
-    global _math_on, _sources_date
+    """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX; link the
+    book's own stylesheets as one file."""
+    global _math_on, _sources_date, _stylesheet
     _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     try:
         _math_on = math_rendered(strict=bool(config.strict))
     except MathSwitchError as error:
         raise PluginError(str(error)) from None
     config.markdown_extensions.append(KatexMath(_katex(config) if _math_on else None))
+    _stylesheet = stylesheets.join(config)
     if _math_on:
         config.extra_css.insert(0, KATEX_URL + STYLESHEET)
     return config
@@ -54,6 +57,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML."""
     files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
+    if _stylesheet is not None:
+        stylesheets.serve(_stylesheet, files, config)
     if not _math_on:
         return files
     dist = _katex(config).assets

@@ -1,4 +1,4 @@
-"""Every page of the book as published, in a real Chromium, in the light and the dark palette.
+"""Every page of the book as published, in a real Chromium: light and dark palettes, and a phone's width.
 
 The pages are found in the build (tests/site_html.py site_pages), so a new chapter is checked by itself:
 - axe-core (node_modules/axe-core, pinned in package.json) finds no accessibility violation at all, of any
@@ -9,12 +9,14 @@ The pages are found in the build (tests/site_html.py site_pages), so a new chapt
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.axe import AXE, COLOUR_RULES, run_axe
 from tests.conftest import PublishedSite, watch
@@ -24,6 +26,21 @@ pytestmark = pytest.mark.browser
 
 # prefers-color-scheme, and the Material scheme it selects
 PALETTES: dict[Literal["light", "dark"], str] = {"light": "default", "dark": "slate"}
+
+View = Literal["light", "dark", "phone"]
+# Each view: its palette and its window. At a phone's width the navigation is a drawer, tables and wide formulas
+# scroll sideways, and Lighthouse (which emulates a 412 px phone) sees the page so.
+VIEWS: dict[View, tuple[Literal["light", "dark"], dict[str, int]]] = {
+    "light": ("light", {"width": 1280, "height": 900}),
+    "dark": ("dark", {"width": 1280, "height": 900}),
+    "phone": ("light", {"width": 412, "height": 823}),
+}
+
+# True once every box shown that scrolls sideways can take focus and no other box shown was made to (the page's
+# script decides it after layout: overrides/partials/a11y-script.html).
+SCROLLABLES_SETTLED = """() => [...document.querySelectorAll('.md-typeset__scrollwrap, .katex-display')]
+  .filter(box => box.checkVisibility())
+  .every(box => (box.scrollWidth > box.clientWidth + 1) === (box.tabIndex === 0))"""
 
 # For each formula KaTeX wrote: is it shown, does it keep MathML with the TeX, is its HTML hidden from readers.
 FORMULAS = """() => [...document.querySelectorAll('.katex')].map(k => ({
@@ -46,6 +63,7 @@ class Visit:
     external_requests: list[str]
     formulas: list[dict[str, bool]]  # in the light palette only: the markup is the same in both
     math_in_accessibility_tree: int
+    scrollables: int  # boxes that scroll sideways and took focus
 
 
 def _math_nodes(page: Page) -> int:
@@ -58,54 +76,65 @@ def _math_nodes(page: Page) -> int:
 
 @pytest.fixture(scope="module")
 def visits(browser: Browser, published_site: PublishedSite) -> Iterator[dict[tuple[str, str], Visit]]:
-    """Each page of the build, opened in each palette: what axe, the console and the network saw."""
+    """Each page of the build, opened in each view: what axe, the console and the network saw."""
     pages = site_pages(published_site.site)
     assert len(pages) >= 10 and "" in pages and "grpo/" in pages and "print/" in pages
     seen: dict[tuple[str, str], Visit] = {}
-    for palette in PALETTES:
-        context = browser.new_context(color_scheme=palette, viewport={"width": 1280, "height": 900})
+    for view, (palette, window) in VIEWS.items():
+        context = browser.new_context(color_scheme=palette, viewport=window)  # type: ignore[arg-type]
         context.add_init_script(path=AXE)  # in every page before its own scripts: no injection per page
         watched = watch(context.new_page())
         for path in pages:
             watched.requests.clear()
             watched.console_errors.clear()
             watched.page.goto(published_site.url + path)
+            with contextlib.suppress(PlaywrightTimeoutError):  # if it never settles, axe says which box is wrong
+                watched.page.wait_for_function(SCROLLABLES_SETTLED, timeout=10_000)
             scheme = watched.page.evaluate("() => document.body.dataset.mdColorScheme")
-            # Every rule in the light palette; in the dark one, the rules that colours decide.
-            violations = run_axe(watched.page, None if palette == "light" else COLOUR_RULES)
-            light = palette == "light"
+            # Every rule in the light palette, wide and narrow; in the dark one, the rules that colours decide.
+            violations = run_axe(watched.page, COLOUR_RULES if view == "dark" else None)
+            light = view == "light"
             formulas = watched.page.evaluate(FORMULAS) if light else []
-            seen[(palette, path)] = Visit(
+            seen[(view, path)] = Visit(
                 scheme,
                 violations,
                 list(watched.console_errors),
                 watched.external_requests(published_site),
                 formulas,
                 _math_nodes(watched.page) if light else 0,
+                watched.page.locator(".md-typeset [data-grpo-scrolls]").count(),
             )
         context.close()
     yield seen
 
 
-@pytest.mark.parametrize("palette", PALETTES)
-def test_axe_finds_no_violation_on_any_page(
-    visits: dict[tuple[str, str], Visit], palette: Literal["light", "dark"]
+@pytest.mark.parametrize("view", VIEWS)
+def test_axe_finds_no_violation_on_any_page(visits: dict[tuple[str, str], Visit], view: View) -> None:
+    found = {path: v.violations for (seen_in, path), v in visits.items() if seen_in == view and v.violations}
+    palette = VIEWS[view][0]
+    assert all(v.scheme == PALETTES[palette] for (seen_in, _), v in visits.items() if seen_in == view)
+    assert found == {}
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_page_writes_a_console_error(visits: dict[tuple[str, str], Visit], view: View) -> None:
+    found = {path: v.console_errors for (seen_in, path), v in visits.items() if seen_in == view and v.console_errors}
+    assert found == {}
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_page_makes_a_request_off_the_machine(visits: dict[tuple[str, str], Visit], view: View) -> None:
+    found = {
+        path: v.external_requests for (seen_in, path), v in visits.items() if seen_in == view and v.external_requests
+    }
+    assert found == {}
+
+
+def test_at_a_phone_width_wide_tables_and_formulas_scroll_and_take_focus(
+    visits: dict[tuple[str, str], Visit],
 ) -> None:
-    found = {path: v.violations for (p, path), v in visits.items() if p == palette and v.violations}
-    assert all(v.scheme == PALETTES[palette] for (p, _), v in visits.items() if p == palette)
-    assert found == {}
-
-
-@pytest.mark.parametrize("palette", PALETTES)
-def test_no_page_writes_a_console_error(visits: dict[tuple[str, str], Visit], palette: str) -> None:
-    found = {path: v.console_errors for (p, path), v in visits.items() if p == palette and v.console_errors}
-    assert found == {}
-
-
-@pytest.mark.parametrize("palette", PALETTES)
-def test_no_page_makes_a_request_off_the_machine(visits: dict[tuple[str, str], Visit], palette: str) -> None:
-    found = {path: v.external_requests for (p, path), v in visits.items() if p == palette and v.external_requests}
-    assert found == {}
+    # The fixture waited until exactly the boxes that scroll took focus; that some do is what makes it a test.
+    assert sum(v.scrollables for (seen_in, _), v in visits.items() if seen_in == "phone") > 0
 
 
 def test_every_formula_keeps_its_mathml_for_screen_readers(visits: dict[tuple[str, str], Visit]) -> None:
@@ -150,4 +179,21 @@ def test_the_not_found_page_is_served_under_the_site_path_with_its_styles(
     assert [e for e in watched.console_errors if "404" not in e] == []
     assert watched.external_requests(published_site) == []
     assert run_axe(watched.page) == []
+    context.close()
+
+
+def test_at_a_phone_width_the_keyboard_scrolls_a_wide_formula(browser: Browser, published_site: PublishedSite) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 700})
+    page = context.new_page()
+    page.goto(published_site.url + "ppo/")
+    page.wait_for_function(SCROLLABLES_SETTLED)
+    wide = page.locator(".katex-display[tabindex='0']")
+    assert wide.count() > 0 and wide.first.get_attribute("aria-label") == "Formula, scrolls sideways"
+    wide.first.focus()
+    page.keyboard.press("ArrowRight")
+    assert wide.first.evaluate("box => box.scrollLeft") > 0
+    # On a wide screen no formula of the chapter scrolls, and none stays in the tab order.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function(SCROLLABLES_SETTLED)
+    assert wide.count() == 0
     context.close()

@@ -17,6 +17,7 @@ from hooks.namespaces import Namespace
 from hooks.placeholders import PageError, expand
 from hooks.registry import NAMESPACES
 from hooks.widget import Widget, script_json
+from tests.conftest import ROOT
 
 ORACLE = json.loads((Path(__file__).parent / "data" / "advantage-vectors.json").read_text())["groups"]
 # Python-Markdown may reorder the attributes of raw HTML: match the script whatever their order.
@@ -135,9 +136,12 @@ def test_the_built_chapter_carries_the_widget_its_table_and_its_assets(built_sit
     assert "<figcaption>" in figure
     assert 'data-widget-script="group-widget.js"' in figure  # the loader adds the script (test_widget_browser.py)
     assert 'src="../assets/javascripts/widgets.js"' in page and 'group-widget.js"></script>' not in page
-    assert 'href="../assets/stylesheets/group-widget.css"' in page
     assert (built_site / "assets" / "javascripts" / "group-widget.js").is_file()
-    assert (built_site / "assets" / "stylesheets" / "group-widget.css").is_file()
+    # Its styles arrive in the book's one stylesheet (hooks/stylesheets.py).
+    book_css = re.search(r'href="\.\./(assets/stylesheets/book\.[0-9a-f]{8}\.css)"', page)
+    assert book_css is not None
+    widget_css = (ROOT / "docs" / "assets" / "stylesheets" / "group-widget.css").read_text().strip()
+    assert widget_css in (built_site / book_css.group(1)).read_text()
 
 
 def test_the_contributor_page_documents_the_contract(built_site: Path) -> None:
