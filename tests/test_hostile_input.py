@@ -22,7 +22,9 @@ from playwright.sync_api import Browser
 from pymdownx.snippets import SnippetMissingError  # type: ignore[import-untyped]
 
 import grpo_examples as gx
+from hooks.namespaces import Namespace
 from hooks.placeholders import KINDS, PlaceholderError, parse
+from hooks.quantities import Quantity
 from hooks.registry import BLOCKS, FORMULAS, NAMESPACES, QUANTITIES
 from tests.chapter_pipeline import PluginError, error_line, markdown_converter, page_html
 from tests.conftest import add_pages, copy_project, mkdocs_build
@@ -243,3 +245,22 @@ def test_a_snippet_cannot_pull_in_a_file_from_outside_the_book(tmp_path: Path) -
     # Even past the hooks, pymdownx.snippets (restrict_base_path) refuses a path outside the project.
     with pytest.raises(SnippetMissingError, match="/etc/passwd"):
         markdown_converter().convert('--8<-- "/etc/passwd"\n')
+
+
+def test_a_values_text_and_its_provenance_are_escaped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A value's text and the call shown in its tooltip may come from an example's TOML: neither may close the
+    # attribute or open a tag.
+    hostile = Namespace(
+        name="hostile",
+        about="a test",
+        defined_in="tests/test_hostile_input.py",
+        values={"text": lambda: Quantity('<img src=x onerror="alert(1)">', 'f(x="1") onmouseover="alert(1)" <b>')},
+    )
+    monkeypatch.setitem(NAMESPACES, "hostile", hostile)
+    html = page_html("Says <!-- grpo:value hostile.text --> here.")
+    span = re.search(r'<span class="grpo-value" title="([^"]*)">(.*?)</span>', html)
+    assert span is not None, html
+    title, shown = span.groups()
+    assert "&quot;" in title and "<" not in title and "onmouseover=" in title  # kept, as text inside the value
+    assert "&lt;img" in shown
+    assert "<img" not in html and "<b>" not in html
