@@ -54,7 +54,7 @@ VERL = Convention(
     trainer="verl",
     ddof=1,
     eps=1e-6,
-    source="volcengine/verl, verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage, read at commit 012be9d",
+    source="volcengine/verl, verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage, read at commit b178a3c",
 )
 
 OPENRLHF = Convention(
