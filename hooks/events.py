@@ -55,7 +55,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML."""
+    """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML, the
+    whole book as one page, and the book's joined stylesheet."""
     files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
     if _stylesheet is not None:
         stylesheets.serve(_stylesheet, files, config)

@@ -5,7 +5,9 @@ written (on_page_context) every chapter's HTML is ready. This module joins them 
 nav, so that a new chapter joins by itself. Each chapter goes in a <section> of its own, its headings one
 level down under the book's title; its ids get the chapter's name in front (two chapters' "#sources"
 stay apart); links between chapters become links within the page; and the addresses of images and
-other files are rewritten for the print page's own place in the site.
+other files are rewritten for the print page's own place in the site. Widgets stay as the tables computed
+with the book, which is what prints: the page does not load their scripts (every widget of the book on one
+page would be more script than a page may carry, for figures nobody uses on paper).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ hide:
 """
 NOTE = (
     "Every page of the book, in the order of the site. To keep a copy, print this page or save it as a PDF "
-    "(your browser's Print, then Save as PDF). Interactive figures print as the tables computed with the book."
+    "(your browser's Print, then Save as PDF). Interactive figures show here as the tables computed with the "
+    "book; their chapters hold them live."
 )
 
 # An opening tag with its attributes (quoted values may hold '>'), a heading's closing tag, one attribute.
@@ -49,6 +52,7 @@ _ATTRIBUTE = re.compile(
     r"""(\s)(id|for|aria-labelledby|aria-describedby|aria-controls|href|src|xlink:href)=("[^"]*"|'[^']*')"""
 )
 _ID_LISTS = {"aria-labelledby", "aria-describedby", "aria-controls"}
+_WIDGET_SCRIPT = re.compile(r'\sdata-widget-script="[^"]*"')  # what the loader reads (hooks/widget.py)
 
 
 def print_file(config: MkDocsConfig) -> File:
@@ -104,7 +108,7 @@ def _contents(items: Sequence[object], names: dict[str, str]) -> str:
 
 def _chapter(page: Page, names: dict[str, str]) -> str:
     name, base = names[_site_path(page.url)], _site_path(page.url)
-    content = page.content or ""
+    content = _WIDGET_SCRIPT.sub("", page.content or "")  # the static tables only: see the docstring
     if "<h1" not in content:  # Material adds a page's title itself when its Markdown has none
         content = f'<h1 id="{name}-title">{escape(page.title or name)}</h1>\n{content}'
     body = _OPENING_TAG.sub(lambda tag: _opening_tag(tag, name, base, names), content)

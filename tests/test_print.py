@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.conftest import PublishedSite
+from tests.conftest import PublishedSite, watch
 from tests.site_html import article, page_html, site_pages
 
 PALETTE = {"light": "default", "dark": "slate"}  # Material's scheme for each prefers-color-scheme
@@ -162,4 +162,19 @@ def test_the_whole_book_prints_each_chapter_on_new_paper(browser: Browser, publi
     breaks = chapters.evaluate_all("cs => cs.map(c => getComputedStyle(c).breakBefore)")
     assert set(breaks) == {"page"}
     assert _pages(page.pdf(format="A4")) >= chapters.count() + 1
+    context.close()
+
+
+def test_the_whole_book_shows_widgets_as_their_tables_and_loads_no_widget_script(
+    browser: Browser, published_site: PublishedSite
+) -> None:
+    context = browser.new_context()
+    watched = watch(context.new_page())
+    watched.page.goto(published_site.url + "print/", wait_until="load")
+    watched.page.wait_for_timeout(500)  # the loader would have asked for a widget's script by now
+    figures = watched.page.locator("figure.grpo-widget")
+    assert figures.count() >= 3  # the group, the clip and the KL widgets
+    assert all(_shown(watched.page, "figure.grpo-widget .grpo-widget__static table"))
+    assert [url for url in watched.requests if url.endswith("-widget.js")] == []
+    assert watched.console_errors == []
     context.close()
