@@ -14,7 +14,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import build_date, drift_guard, math_labels, page_meta, print_book, scan, stylesheets
+from hooks import build_date, drift_guard, katex_fonts, math_labels, page_meta, print_book, scan, stylesheets
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.math_switch import MathSwitchError, math_rendered
 from hooks.placeholders import PageError, expand
@@ -25,6 +25,7 @@ _renderer: KatexRenderer | None = None
 _sources_date = ""  # the sitemap's date for this build: hooks/build_date.py
 _math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/math_switch.py)
 _stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/stylesheets.py
+_font_rules: tuple[str, list[katex_fonts.FontRule]] | None = None  # which class sets which KaTeX font
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -41,7 +42,7 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX; link the
     book's own stylesheets as one file."""
-    global _math_on, _sources_date, _stylesheet
+    global _math_on, _sources_date, _stylesheet, _font_rules
     _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     try:
         _math_on = math_rendered(strict=bool(config.strict))
@@ -51,6 +52,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _stylesheet = stylesheets.join(config)
     if _math_on:
         config.extra_css.insert(0, KATEX_URL + STYLESHEET)
+        _font_rules = katex_fonts.font_rules((_katex(config).assets / STYLESHEET).read_text(encoding="utf-8"))
     return config
 
 
@@ -103,9 +105,13 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
-    """The print page gets the whole book, now that every page's HTML exists."""
+    """The print page gets the whole book, now that every page's HTML exists; each page names the KaTeX
+    fonts its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/katex_fonts.py)."""
     if print_book.is_print_page(page):
         page.content = print_book.whole_book(nav, config.site_name)
+    if _math_on and _font_rules is not None:
+        fonts = katex_fonts.fonts_used(page.content or "", *_font_rules)
+        page.meta["katex_fonts"] = [KATEX_URL + font for font in fonts]
     return context
 
 
