@@ -94,8 +94,9 @@ class Widget:
 def figure(widget: Widget) -> str:
     """The widget as a page holds it: the static part (Markdown, inside md_in_html), the JSON, the caption.
 
-    The JSON is an array of one object, not the object itself: Material's instant navigation re-creates
-    every <script> of the new page without its type and runs it, and an array is both JSON and a JS
+    The JSON is an array of one object, not the object itself: Material's instant navigation (off in this
+    book, see mkdocs.yml, but one line away) re-creates every <script> of the new page without its type and
+    runs it, and an array is both JSON and a JS
     expression that does nothing, where an object would be a syntax error.
     """
     return "\n".join(

@@ -6,11 +6,8 @@ the comments (eps = 0.2 and A = +2 at the start, from grpo_examples/ppo_examples
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
 from hooks.widget import script_json
-from tests.conftest import ROOT, Server, WatchedPage, mkdocs_build, watch
+from tests.conftest import Server, WatchedPage, watch
 
 pytestmark = pytest.mark.browser
 
@@ -203,43 +200,18 @@ def test_without_javascript_the_cases_table_shows(browser: Browser, site_server:
     context.close()
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def instant_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The book built for the address it is served at: Material navigates instantly only within its site_url."""
-    site = tmp_path_factory.mktemp("instant-site")
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    url = f"http://127.0.0.1:{httpd.server_port}/"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SITE_URL", url)
-        result = mkdocs_build(ROOT, Path(site))
-    assert result.returncode == 0, result.stderr
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield Server(url, httpd)
-    httpd.shutdown()
-
-
-def test_it_draws_after_instant_navigation_and_its_script_loads_once(page: WatchedPage, instant_server: Server) -> None:
-    page.page.goto(instant_server.url)
-    page.page.evaluate("() => { window.sameDocument = true; }")
+def test_it_draws_after_following_a_link_and_coming_back(page: WatchedPage, site_server: Server) -> None:
+    page.page.goto(site_server.url)
     page.page.get_by_role("link", name="PPO: the clipped objective and the critic").first.click()
     page.page.wait_for_url("**/ppo/")
-    assert page.page.evaluate("() => window.sameDocument") is True
     expect(page.page.locator("figure.grpo-widget .cw")).to_have_count(1)
     assert float(_state(page.page)["objective"]) == 2.4
     page.page.get_by_role("link", name="Home").first.click()
-    page.page.wait_for_url(instant_server.url)
+    page.page.wait_for_url(site_server.url)
     page.page.go_back()
     expect(page.page.locator("figure.grpo-widget .cw")).to_have_count(1)
-    assert [url for url in page.requests if url.endswith("clip-widget.js")] == [
-        instant_server.url + "assets/javascripts/clip-widget.js"
-    ]
     assert page.console_errors == []
-    assert page.external_requests(instant_server) == []
+    assert page.external_requests(site_server) == []
 
 
 def test_a_port_that_disagrees_with_numpy_is_reported_in_the_console(

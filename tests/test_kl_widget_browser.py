@@ -15,7 +15,6 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
 from tests.conftest import Server, WatchedPage, watch
-from tests.test_widget_browser import instant_server  # noqa: F401  (the fixture: the book built for its own address)
 
 pytestmark = pytest.mark.browser
 
@@ -217,25 +216,20 @@ def test_without_javascript_and_in_print_the_static_table_shows(browser: Browser
     context.close()
 
 
-def test_it_draws_after_instant_navigation(page: WatchedPage, instant_server: Server) -> None:  # noqa: F811
-    page.page.goto(instant_server.url + "grpo/")
-    page.page.evaluate("() => { window.sameDocument = true; }")
+def test_it_draws_after_following_a_link_and_coming_back(page: WatchedPage, site_server: Server) -> None:
+    page.page.goto(site_server.url + "grpo/")
     page.page.get_by_role("link", name="GRPO in practice").first.click()
     page.page.wait_for_url("**/grpo-in-practice/")
-    assert page.page.evaluate("() => window.sameDocument") is True
     expect(page.page.locator(f"{FIGURE} .klw")).to_have_count(1)
     page.page.get_by_label("“48”", exact=True).check()
     assert _value(page.page, "k3") == pytest.approx(3 - math.log(4), abs=1e-12)  # r = 0.2 / 0.05 = 4
-    # Away and back: one widget again, and the script fetched once.
+    # Away and back: one widget again.
     page.page.get_by_role("link", name="Group Relative Policy Optimization").first.click()
     page.page.wait_for_url("**/grpo/")
     page.page.go_back()
     expect(page.page.locator(f"{FIGURE} .klw")).to_have_count(1)
-    assert [url for url in page.requests if url.endswith("kl-widget.js")] == [
-        instant_server.url + "assets/javascripts/kl-widget.js"
-    ]
     assert page.console_errors == []
-    assert page.external_requests(instant_server) == []
+    assert page.external_requests(site_server) == []
 
 
 def test_a_port_that_disagrees_with_numpy_is_reported_in_the_console(browser: Browser, site_server: Server) -> None:

@@ -97,7 +97,8 @@
   function init(figure) {
     if (figure.dataset.widget) return;
     figure.dataset.widget = "live";
-    // The figure's own script; after instant navigation Material has re-created it without its class.
+    // The figure's own script, not found by its class: Material's instant navigation (off in this book)
+    // re-creates it without one.
     const data = JSON.parse(figure.querySelector(":scope > script").textContent)[0];
     selfCheck(data);
     const id = `gw${++count}`, places = data.max_decimals, rtol = data.equal_rewards_rtol;

@@ -1,10 +1,9 @@
 /* Loads each widget's script on the pages that hold one, and only there.
  *
  * A widget is a <figure class="grpo-widget" data-widget-script="group-widget.js"> written by
- * hooks/widget.py. This loader is the only widget code on every page; the first time a page (or a page
- * reached by Material's instant navigation) holds a widget of some kind, it adds that kind's script,
- * from the folder this loader was served from. The widget script then draws its figures on Material's
- * `document$`, which replays the current page to a late subscriber, and on every page after it.
+ * hooks/widget.py. This loader is the only widget code on every page; when a page holds a widget of some
+ * kind, it adds that kind's script, once, from the folder this loader was served from. The widget script
+ * then draws its figures on Material's `document$`, which replays the current page to a late subscriber.
  */
 (() => {
   "use strict";
