@@ -36,9 +36,9 @@ def font_rules(stylesheet: str) -> tuple[str, list[FontRule]]:
         declarations = dict(DECLARATION.findall(face.group(1)))
         faces[_face_key(declarations)] = WOFF2.search(face.group(1)).group(1)  # type: ignore[union-attr]
     rules = []
-    for rule in RULE.finditer(stylesheet):
+    for rule in RULE.finditer(FONT_FACE.sub("", stylesheet)):
         declarations = dict(DECLARATION.findall(rule.group(2)))
-        if not declarations or "@font-face" in rule.group(1):
+        if not declarations:
             continue
         font = faces.get(_face_key(declarations))
         for selector in rule.group(1).split(","):
