@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.conftest import Server, WatchedPage, copy_project, mkdocs_build
+from tests.site_html import site_pages
 
 CHAPTERS = ("verifiable-rewards", "training-run", "glossary", "references")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -113,6 +114,27 @@ def test_training_run_renders_in_both_palettes(browser: Browser, site_server: Se
         assert font >= 10  # tick labels stay readable on a phone
         context.close()
     assert strokes["light"] != strokes["dark"]
+
+
+@pytest.mark.browser
+def test_no_title_keeps_a_line_for_its_hidden_permalink_on_a_phone(
+    browser: Browser, built_site: Path, site_server: Server
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    extra = {}
+    for path in site_pages(built_site):
+        page.goto(site_server.url + path)
+        # How much taller the title is with its permalink than without it.
+        extra[path] = page.evaluate("""() => {
+          const title = document.querySelector('article h1'), link = title?.querySelector('.headerlink');
+          if (!link) return 0;
+          const before = title.getBoundingClientRect().height;
+          link.remove();
+          return before - title.getBoundingClientRect().height;
+        }""")
+    context.close()
+    assert extra and all(height == 0 for height in extra.values()), extra
 
 
 @pytest.mark.browser
