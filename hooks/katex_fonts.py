@@ -38,13 +38,13 @@ def font_rules(stylesheet: str) -> tuple[str, list[FontRule]]:
     rules = []
     for rule in RULE.finditer(FONT_FACE.sub("", stylesheet)):
         declarations = dict(DECLARATION.findall(rule.group(2)))
-        if not declarations:
+        font = faces.get(_face_key(declarations)) if declarations else None
+        if font is None:
             continue
-        font = faces.get(_face_key(declarations))
         for selector in rule.group(1).split(","):
             compounds = [frozenset(re.findall(r"\.([\w-]+)", part)) for part in COMBINATOR.split(selector.strip())]
             compounds = [compound - {"katex"} for compound in compounds if compound - {"katex"}]
-            if font is not None and compounds:
+            if compounds:
                 rules.append(FontRule(tuple(compounds), font))
     return faces[_face_key({})], rules
 
