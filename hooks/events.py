@@ -14,7 +14,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import build_date, drift_guard, katex_fonts, math_labels, page_meta, print_book, scan, stylesheets
+from hooks import build_date, drift_guard, katex_fonts, math_labels, page_meta, print_book, scan, stylesheets, tables
 from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.math_switch import MathSwitchError, math_rendered
 from hooks.placeholders import PageError, expand
@@ -41,7 +41,8 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX; link the
-    book's own stylesheets as one file."""
+    book's own stylesheets as one file, with Material's table rules retargeted for tables wrapped at build
+    time (hooks/tables.py)."""
     global _math_on, _sources_date, _stylesheet, _font_rules
     _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     try:
@@ -49,7 +50,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except MathSwitchError as error:
         raise PluginError(str(error)) from None
     config.markdown_extensions.append(KatexMath(_katex(config) if _math_on else None))
-    _stylesheet = stylesheets.join(config)
+    try:
+        table_rules = tables.retargeted_rules(tables.material_stylesheet(config.theme.dirs))
+    except tables.TableStyleError as error:
+        raise PluginError(str(error)) from None
+    _stylesheet = stylesheets.join(config, [("Material's table rules, retargeted: hooks/tables.py", table_rules)])
     if _math_on:
         config.extra_css.insert(0, KATEX_URL + STYLESHEET)
         _font_rules = katex_fonts.font_rules((_katex(config).assets / STYLESHEET).read_text(encoding="utf-8"))
@@ -98,10 +103,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """The page's date is its sources' (hooks/build_date.py), its description is checked and escaped, and
-    an element that holds only a formula is named for screen readers (hooks/math_labels.py)."""
+    an element that holds only a formula is named for screen readers (hooks/math_labels.py), and each table
+    comes in the box Material's script would otherwise move it into on every load (hooks/tables.py)."""
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
-    return math_labels.label_lone_formulas(html)  # a link or header that is only a formula gets a name
+    return tables.wrap(math_labels.label_lone_formulas(html))  # a link or header that is only a formula gets a name
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:

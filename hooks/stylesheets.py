@@ -11,6 +11,7 @@ fonts are addressed relative to it, and it must stay byte for byte that of the K
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,13 +35,14 @@ def _own(entry: str) -> bool:
     return entry.startswith(FOLDER) and entry.endswith(".css")
 
 
-def join(config: MkDocsConfig) -> Joined | None:
-    """Join the book's stylesheets and link the result where the first of them stood in extra_css."""
+def join(config: MkDocsConfig, generated: Sequence[tuple[str, str]] = ()) -> Joined | None:
+    """Join the book's stylesheets, after the rules the build writes (each as: where from, text), and link
+    the result where the first of them stood in extra_css (last, if it lists none)."""
     entries = [str(entry) for entry in config.extra_css]
     sources = tuple(filter(_own, entries))
-    if not sources:
+    if not sources and not generated:
         return None
-    parts = []
+    parts = [f"/* {origin} */\n{text.strip()}\n" for origin, text in generated]
     for entry in sources:
         source = Path(config.docs_dir) / entry
         if not source.is_file():
@@ -48,7 +50,7 @@ def join(config: MkDocsConfig) -> Joined | None:
         parts.append(f"/* docs/{entry} */\n{source.read_text(encoding='utf-8').strip()}\n")
     text = "\n".join(parts)
     path = f"{FOLDER}book.{hashlib.sha256(text.encode()).hexdigest()[:8]}.css"
-    first = entries.index(sources[0])
+    first = entries.index(sources[0]) if sources else len(entries)
     config.extra_css = [*entries[:first], path, *(entry for entry in entries[first:] if not _own(entry))]
     return Joined(path, text, sources)
 

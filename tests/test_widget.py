@@ -129,8 +129,8 @@ def test_in_code_the_placeholder_stays_as_written() -> None:
 def test_the_built_chapter_carries_the_widget_its_table_and_its_assets(built_site: Path) -> None:
     page = (built_site / "grpo" / "index.html").read_text()
     figure = page[page.index('<figure class="grpo-widget"') : page.index("</figure>")]
-    static = figure[: figure.index("</div>")]
-    assert static.count("<table>") == 2 and "<td>−2.0</td>" in static and "<td>+2.0</td>" in static
+    static = figure[: figure.index("grpo-widget__data")]  # the tables before the data
+    assert static.count('<table class="grpo-table">') == 2 and "<td>−2.0</td>" in static and "<td>+2.0</td>" in static
     assert "How these numbers were computed" in static  # each table keeps its provenance note
     assert [g["name"] for g in _data(figure)["groups"]] == ["easy", "hard"]  # type: ignore[attr-defined]
     assert "<figcaption>" in figure
