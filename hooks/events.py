@@ -112,11 +112,11 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
     """The print page gets the whole book, now that every page's HTML exists; each page names the KaTeX
-    fonts its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/katex_fonts.py)."""
+    fonts most of its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/katex_fonts.py)."""
     if print_book.is_print_page(page):
         page.content = print_book.whole_book(nav, config.site_name)
     if _math_on and _font_rules is not None:
-        fonts = katex_fonts.fonts_used(page.content or "", *_font_rules)
+        fonts = katex_fonts.fonts_to_preload(page.content or "", *_font_rules)
         page.meta["katex_fonts"] = [KATEX_URL + font for font in fonts]
     return context
 

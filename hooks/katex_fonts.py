@@ -1,16 +1,20 @@
-"""The KaTeX fonts a page's formulas are set in, so the page can ask for them beside its stylesheets.
+"""The KaTeX fonts most of a page's formulas are set in, so the page can ask for them beside its stylesheets.
 
 A browser asks for a web font only once it lays out text set in it. When the font arrives, Chromium
 restyles and re-lays every element set in that family, and in a formula that is every span: on a chapter
 of 5,000 elements, each of KaTeX's fonts arriving late cost a full restyle (40-140 ms on this machine,
-four times that on Lighthouse's phone). Preloading the fonts the formulas use lets them arrive with the
-stylesheets, before the first layout. Which class sets which font is read from the KaTeX stylesheet the
-build serves, so the list follows the KaTeX version that renders the HTML.
+four times that on Lighthouse's phone). Preloading a font lets it arrive with the stylesheets, before the
+first layout; but every preloaded byte shares a slow network with the stylesheets that the first paint
+waits for. So a page preloads the fonts at least half its formulas need (on every chapter: KaTeX_Main and
+KaTeX_Math, in nearly every formula), and a font few formulas use (a big delimiter's, blackboard bold's) loads
+when laid out (benchmarks/rationale.md has the measurements). Which class sets which font is read from
+the KaTeX stylesheet the build serves, so the list follows the KaTeX version that renders the HTML.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
@@ -19,6 +23,8 @@ DECLARATION = re.compile(r"(font-family|font-weight|font-style):([^;]+)")
 WOFF2 = re.compile(r"url\(([^)]+\.woff2)\)")
 CLASS_ATTRIBUTE = re.compile(r'class="([^"]+)"')
 COMBINATOR = re.compile(r"\s*[\s>+~]\s*")
+FORMULA_START = '<span class="katex">'
+PRELOAD_SHARE = 0.5  # a font at least this share of a page's formulas need is preloaded
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,13 @@ def fonts_used(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
         if all(any(compound <= classes for classes in class_lists) for compound in rule.compounds):
             used.add(rule.font)
     return sorted(used)
+
+
+def fonts_to_preload(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
+    """The font files at least PRELOAD_SHARE of the page's formulas need, each formula read on its own."""
+    formulas = html.split(FORMULA_START)[1:]  # each from its start to the next formula's
+    needs = Counter(font for formula in formulas for font in fonts_used(FORMULA_START + formula, base_font, rules))
+    return sorted(font for font, count in needs.items() if count >= PRELOAD_SHARE * len(formulas))
 
 
 def _face_key(declarations: dict[str, str]) -> tuple[str, str, str]:
