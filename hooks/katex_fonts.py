@@ -60,8 +60,11 @@ def fonts_used(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
     if 'class="katex' not in html:
         return []
     class_lists = {frozenset(value.split()) for value in CLASS_ATTRIBUTE.findall(html)}
+    every_class = frozenset().union(*class_lists)
     used = {base_font}
     for rule in rules:
+        if not all(compound <= every_class for compound in rule.compounds):
+            continue  # a class the rule needs is on no element: the quick test, true of most rules
         if all(any(compound <= classes for classes in class_lists) for compound in rule.compounds):
             used.add(rule.font)
     return sorted(used)

@@ -22,6 +22,7 @@ CLOSE = "</div></div>"
 TABLE_TAG = re.compile(r"<table(\s[^>]*)?>|</table>")
 CLASS_ATTRIBUTE = re.compile(r"\sclass\s*=")
 COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+BRACE = re.compile(r"[{}]")
 STYLESHEET_GLOB = "assets/stylesheets/main.*.min.css"
 
 
@@ -87,13 +88,16 @@ def _blocks(css: str) -> list[tuple[str, str]]:
     """The top-level blocks of a stylesheet as (prelude, body); a body may hold blocks of its own."""
     css = COMMENT.sub("", css)
     blocks = []
-    position = 0
-    while (opening := css.find("{", position)) >= 0:
-        depth, end = 1, opening + 1
-        while depth:
-            depth += {"{": 1, "}": -1}.get(css[end], 0)
-            end += 1
-        prelude = css[position:opening].rsplit(";", 1)[-1].strip()  # after a statement such as @charset "UTF-8";
-        blocks.append((prelude, css[opening + 1 : end - 1]))
-        position = end
+    start = opening = depth = 0
+    for brace in BRACE.finditer(css):
+        if brace.group() == "{":
+            depth += 1
+            if depth == 1:
+                opening = brace.start()
+        else:
+            depth -= 1
+            if depth == 0:
+                prelude = css[start:opening].rsplit(";", 1)[-1].strip()  # after a statement: @charset "UTF-8";
+                blocks.append((prelude, css[opening + 1 : brace.start()]))
+                start = brace.end()
     return blocks
