@@ -77,7 +77,8 @@ def main() -> int:
             results["builds"]["site"] = "(a temporary clone)"  # type: ignore[index]
     args.out.write_text(report.render(results, (HERE / "rationale.md").read_text(encoding="utf-8")), encoding="utf-8")
     args.out.with_name("results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out.relative_to(ROOT)} and results.json in {(time.perf_counter() - started) / 60:.1f} min")
+    shown = args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out  # --out may be anywhere
+    print(f"wrote {shown} and results.json in {(time.perf_counter() - started) / 60:.1f} min")
     return 0
 
 
