@@ -107,7 +107,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     comes in the box Material's script would otherwise move it into on every load (hooks/tables.py)."""
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
-    return tables.wrap(math_labels.label_lone_formulas(html))  # a link or header that is only a formula gets a name
+    return tables.wrap(math_labels.label_lone_formulas(html))
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:

@@ -70,6 +70,7 @@ def retargeted_rules(stylesheet: str) -> str:
 
 
 def _retarget(css: str) -> list[str]:
+    """The rules of `css` (and of its @media and @supports blocks) that name MATERIAL_SELECTOR, rewritten."""
     out = []
     for prelude, body in _blocks(css):
         if prelude.startswith(("@media", "@supports")):
