@@ -157,10 +157,26 @@ def _pages(pages: list[dict[str, Any]]) -> list[str]:
         lines.append(row)
     if with_lighthouse:
         index = pages[0]["lighthouse"]["details"]["benchmark_index"]
+        desktop = [
+            f"{page['page']} {page['lighthouse_desktop']['median']['performance']:.0f} "
+            f"({', '.join(str(s) for s in page['lighthouse_desktop']['scores']['performance'])})"
+            for page in pages
+            if "lighthouse_desktop" in page
+        ]
         lines += [
             "",
             f"Lighthouse {pages[0]['lighthouse']['details']['lighthouse']}, mobile preset with its simulated "
             f"throttling, `CHROME_PATH=/usr/bin/chromium`; its benchmark index of this machine was {index:.0f}.",
+            *(
+                [
+                    "",
+                    "Performance with Lighthouse's desktop preset, for each page under target on the phone: "
+                    + "; ".join(desktop)
+                    + ".",
+                ]
+                if desktop
+                else []
+            ),
             "",
             "Accessibility audits that fail (Lighthouse runs axe-core; so does tests/test_every_page.py, on every "
             "page, wide and narrow, in both palettes):",

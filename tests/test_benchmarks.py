@@ -6,15 +6,18 @@ Timings themselves are never asserted here: they are measured by `benchmarks/run
 from __future__ import annotations
 
 import gzip
+import json
 import urllib.request
 from pathlib import Path
 
 from benchmarks.math_cost import site_formulas
 from benchmarks.pages import external_blocking_tags, fonts_without_swap
+from benchmarks.report import render
 from benchmarks.static_server import serve
 from benchmarks.synthetic import distinct_tex
 from benchmarks.targets import judge
 from hooks import scan
+from tests.conftest import ROOT
 
 
 def test_synthetic_copy_changes_every_written_formula_and_nothing_else() -> None:
@@ -84,3 +87,16 @@ def test_targets_judge_the_ratios() -> None:
         "rebuild": {"in_process_ratio": 1.6, "served_ratio": 1.1},
     }
     assert [verdict.met for verdict in judge(results)] == [False, True, False]
+
+
+def test_the_report_gives_the_desktop_scores_of_the_pages_under_target_and_only_when_measured() -> None:
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
+    for measured in results["pages"]:
+        measured.pop("lighthouse_desktop", None)
+    assert "desktop preset" not in render(results, "")
+    results["pages"][0]["lighthouse_desktop"] = {
+        "median": {"performance": 99},
+        "scores": {"performance": [98, 99, 100]},
+    }
+    page = results["pages"][0]["page"]
+    assert f"desktop preset, for each page under target on the phone: {page} 99 (98, 99, 100)." in render(results, "")
