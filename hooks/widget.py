@@ -96,8 +96,8 @@ def figure(widget: Widget) -> str:
 
     The JSON is an array of one object, not the object itself: Material's instant navigation (off in this
     book, see mkdocs.yml, but one line away) re-creates every <script> of the new page without its type and
-    runs it, and an array is both JSON and a JS
-    expression that does nothing, where an object would be a syntax error.
+    runs it, and an array is both JSON and a JS expression that does nothing, where an object would be a
+    syntax error.
     """
     return "\n".join(
         [

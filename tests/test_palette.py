@@ -5,7 +5,7 @@ The toggle behaves as Material's own: the system's palette on a first visit, the
 stored under Material's key, Enter switches from the keyboard, the browser's theme-color follows the header.
 It is run while the header is parsed, so once the article is in the document nothing changes a class or
 palette attribute of <html> or <body>: each such change would restyle every element of the page
-(benchmarks/rationale.md, "Where the time goes").
+(benchmarks/rationale.md, "Where a long chapter's start-up time went").
 """
 
 from __future__ import annotations
