@@ -8,6 +8,13 @@ stay apart); links between chapters become links within the page; and the addres
 other files are rewritten for the print page's own place in the site. Widgets stay as the tables computed
 with the book, which is what prints: the page does not load their scripts (every widget of the book on one
 page would be more script than a page may carry, for figures nobody uses on paper).
+
+Every chapter after the first is written inside a <template>, in a section marked aria-busy, and
+docs/assets/javascripts/whole-book.js moves it into the page, 150 elements per frame, once the page
+has loaded, and all at once before printing or a jump into a later chapter. The whole book laid out in one
+go is 25,000 elements, more than a phone lays out without blocking for seconds (benchmarks/rationale.md,
+"The whole book on one page"); this way the first screen comes as fast as a chapter's, and the rest follows
+without a long task. Without JavaScript the page shows its first chapter and says where the others are.
 """
 
 from __future__ import annotations
@@ -37,6 +44,11 @@ hide:
 
 # The whole book
 """
+SCRIPT = "assets/javascripts/whole-book.js"  # fills in the chapters held in <template>s
+NOSCRIPT = (
+    "Without JavaScript this page shows only its first chapter: the others are filled in by a script once the "
+    "page has loaded. Each chapter's own page shows it whole."
+)
 NOTE = (
     "Every page of the book, in the order of the site. To keep a copy, print this page or save it as a PDF "
     "(your browser's Print, then Save as PDF). Interactive figures show here as the tables computed with the "
@@ -76,7 +88,9 @@ def whole_book(nav: Navigation, book_title: str) -> str:
             '<h2 id="contents">Contents</h2>',
             _contents(nav.items, names),
             "</nav>",
-            *(_chapter(page, names) for page in chapters),
+            f'<noscript><p class="grpo-book-note">{NOSCRIPT}</p></noscript>',
+            *(_chapter(page, names, deferred=index > 0) for index, page in enumerate(chapters)),
+            f'<script src="{posixpath.relpath(SCRIPT, PRINT_PATH.strip("/"))}"></script>',
         ]
     )
 
@@ -106,13 +120,17 @@ def _contents(items: Sequence[object], names: dict[str, str]) -> str:
     return "<ul>" + "".join(entries) + "</ul>"
 
 
-def _chapter(page: Page, names: dict[str, str]) -> str:
+def _chapter(page: Page, names: dict[str, str], *, deferred: bool) -> str:
+    """A chapter's section; a deferred one holds its HTML in a <template> for whole-book.js to fill in."""
     name, base = names[_site_path(page.url)], _site_path(page.url)
     content = _WIDGET_SCRIPT.sub("", page.content or "")  # the static tables only: see the docstring
     if "<h1" not in content:  # Material adds a page's title itself when its Markdown has none
         content = f'<h1 id="{name}-title">{escape(page.title or name)}</h1>\n{content}'
     body = _OPENING_TAG.sub(lambda tag: _opening_tag(tag, name, base, names), content)
     body = _CLOSING_HEADING.sub(lambda tag: f"</h{int(tag.group(1)) + 1}>", body)
+    if deferred:  # data-filled-later: what overrides/partials/a11y-script.html looks for, after Material
+        opening = f'<section class="grpo-book-chapter" id="{name}" aria-busy="true" data-filled-later>'
+        return f"{opening}<template>\n{body}\n</template></section>"
     return f'<section class="grpo-book-chapter" id="{name}">\n{body}\n</section>'
 
 

@@ -139,6 +139,10 @@ def page(browser: Browser) -> Iterator[WatchedPage]:
     context.close()
 
 
+# True once no part of the page is still being filled in: the whole book's chapters come in after load
+# (docs/assets/javascripts/whole-book.js), each in a section marked busy until it is whole.
+FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
+
 SITE_PATH = "/grpo-book/"  # a project site on GitHub Pages lives under /<repository>/
 
 

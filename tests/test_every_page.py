@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.axe import AXE, COLOUR_RULES, run_axe
-from tests.conftest import PublishedSite, watch
+from tests.conftest import FILLED_IN, PublishedSite, watch
 from tests.site_html import site_pages
 
 pytestmark = pytest.mark.browser
@@ -38,7 +38,8 @@ VIEWS: dict[View, tuple[Literal["light", "dark"], dict[str, int]]] = {
 
 # True once every box shown that scrolls sideways can take focus and no other box shown was made to (the page's
 # script decides it after layout: overrides/partials/a11y-script.html).
-SCROLLABLES_SETTLED = """() => [...document.querySelectorAll('.md-typeset__scrollwrap, .katex-display')]
+SCROLLABLES_SETTLED = """() => [...document.querySelectorAll(
+    '.md-typeset__scrollwrap, .katex-display, .md-typeset pre > code')]
   .filter(box => box.checkVisibility())
   .every(box => (box.scrollWidth > box.clientWidth + 1) === (box.tabIndex === 0))"""
 
@@ -88,6 +89,7 @@ def visits(browser: Browser, published_site: PublishedSite) -> Iterator[dict[tup
             watched.requests.clear()
             watched.console_errors.clear()
             watched.page.goto(published_site.url + path)
+            watched.page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in
             with contextlib.suppress(PlaywrightTimeoutError):  # if it never settles, axe says which box is wrong
                 watched.page.wait_for_function(SCROLLABLES_SETTLED, timeout=10_000)
             scheme = watched.page.evaluate("() => document.body.dataset.mdColorScheme")

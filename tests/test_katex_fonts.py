@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Route
 
 from hooks.katex import STYLESHEET
 from hooks.katex_fonts import FontRule, font_rules, fonts_to_preload, fonts_used
-from tests.conftest import ROOT, PublishedSite
+from tests.conftest import FILLED_IN, ROOT, PublishedSite
 from tests.site_html import site_pages
 
 KATEX_STYLESHEET = ROOT / "node_modules" / "katex" / "dist" / STYLESHEET
@@ -76,6 +76,11 @@ def test_each_rule_picks_the_face_it_names(rules: Rules, classes: str, font: str
     assert f"fonts/{font}.woff2" in fonts_used(_formula(classes), *rules)
 
 
+# Two frames, so that what was last added to the page is laid out and has asked for its fonts; then those.
+LAID_OUT_AND_FONTS_LOADED = """() => new Promise(frame => requestAnimationFrame(() => requestAnimationFrame(frame)))
+  .then(() => document.fonts.ready).then(() => true)"""
+
+
 def _fonts_asked_for(context: BrowserContext, url: str) -> list[str]:
     """The KaTeX fonts Chromium asks for on a page served without its preloads: those its layout needs."""
     page = context.new_page()
@@ -88,7 +93,8 @@ def _fonts_asked_for(context: BrowserContext, url: str) -> list[str]:
     fonts: set[str] = set()
     page.on("request", lambda r: fonts.add("fonts/" + Path(r.url).name) if r.resource_type == "font" else None)
     page.goto(url, wait_until="load")
-    page.evaluate("document.fonts.ready.then(() => true)")
+    page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in the page
+    page.evaluate(LAID_OUT_AND_FONTS_LOADED)
     page.close()
     return sorted(fonts)
 

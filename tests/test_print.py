@@ -10,9 +10,9 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 
-from tests.conftest import PublishedSite, watch
+from tests.conftest import FILLED_IN, PublishedSite, watch
 from tests.site_html import article, page_html, site_pages
 
 PALETTE = {"light": "default", "dark": "slate"}  # Material's scheme for each prefers-color-scheme
@@ -134,7 +134,7 @@ def test_the_whole_book_holds_every_page_of_the_nav_in_order(published_site: Pub
     nav = _nav_order(site)
     assert len(nav) >= 10 and set(nav) <= set(site_pages(site))
     book = article(page_html(site, "print"))
-    sections = re.findall(r'<section class="grpo-book-chapter" id="[^"]+">(.*?)</section>', book, re.DOTALL)
+    sections = re.findall(r'<section class="grpo-book-chapter" id="[^"]+"[^>]*>(.*?)</section>', book, re.DOTALL)
     assert [_title(section) for section in sections] == [_title(article(page_html(site, p))) for p in nav]
     # Each chapter whole: as many formulas, tables and figures as on its own page.
     for page, section in zip(nav, sections, strict=True):
@@ -171,6 +171,7 @@ def test_the_whole_book_shows_widgets_as_their_tables_and_loads_no_widget_script
     context = browser.new_context()
     watched = watch(context.new_page())
     watched.page.goto(published_site.url + "print/", wait_until="load")
+    watched.page.wait_for_function(FILLED_IN)
     watched.page.wait_for_timeout(500)  # the loader would have asked for a widget's script by now
     figures = watched.page.locator("figure.grpo-widget")
     assert figures.count() >= 3  # the group, the clip and the KL widgets
@@ -178,3 +179,99 @@ def test_the_whole_book_shows_widgets_as_their_tables_and_loads_no_widget_script
     assert [url for url in watched.requests if url.endswith("-widget.js")] == []
     assert watched.console_errors == []
     context.close()
+
+
+# The whole book's chapters after the first come in <template>s, filled in by whole-book.js after load.
+
+# Each chapter's id, and the elements and text of what it holds: in its template while it waits, else in it.
+CHAPTERS = """() => [...document.querySelectorAll('section.grpo-book-chapter')].map(section => {
+  const template = section.querySelector(':scope > template');
+  const held = template ? template.content : section;
+  return { id: section.id, waiting: template !== null, elements: held.querySelectorAll('*').length,
+           text: held.textContent };
+})"""
+# whole-book.js has run: the chapters are parsed and no template is left in the page.
+SCRIPT_RAN = """() => document.querySelectorAll('section.grpo-book-chapter').length >= 10
+  && document.querySelector('section.grpo-book-chapter > template') === null"""
+MATERIAL_BUNDLE = re.compile(r"/assets/javascripts/bundle\.[0-9a-f]+\.min\.js$")
+
+
+def test_the_whole_book_fills_in_every_chapter_whole_and_in_order(
+    browser: Browser, published_site: PublishedSite
+) -> None:
+    as_written = browser.new_context(java_script_enabled=False)
+    page = as_written.new_page()
+    page.goto(published_site.url + "print/")
+    written = page.evaluate(CHAPTERS)
+    assert page.locator("noscript").count() == 1
+    as_written.close()
+    # The first chapter is in the page from the start; every later one waits in its template.
+    assert [chapter["waiting"] for chapter in written] == [False] + [True] * (len(written) - 1)
+
+    context = browser.new_context()
+    watched = watch(context.new_page())
+    watched.page.goto(published_site.url + "print/")
+    watched.page.wait_for_function(FILLED_IN)
+    filled = watched.page.evaluate(CHAPTERS)
+    assert [chapter["id"] for chapter in filled] == [chapter["id"] for chapter in written]
+    for shown, held in zip(filled[1:], written[1:], strict=True):
+        assert not shown["waiting"]
+        assert (shown["elements"], shown["text"]) == (held["elements"], held["text"]), held["id"]
+    assert watched.console_errors == []
+    context.close()
+
+
+@pytest.fixture
+def whole_book_before_load(browser: Browser, published_site: PublishedSite) -> Iterator[Page]:
+    """print/ with Material's script held back: the page never finishes parsing, so it never loads and
+    whole-book.js never starts filling in by frames; only printing or a link can fill it."""
+    context = browser.new_context()
+    page = context.new_page()
+    held: list[Route] = []
+    page.route(MATERIAL_BUNDLE, lambda route: held.append(route))
+    yield page
+    for route in held:
+        route.abort()
+    context.close()
+
+
+def _last_chapters_heading(published_site: PublishedSite) -> str:
+    """The id of the first section heading of the book's last chapter: far down, with a screen's text below."""
+    last_chapter = article(page_html(published_site.site, "print")).rsplit('<section class="grpo-book-chapter"', 1)[1]
+    heading = re.search(r'<h[3-6] id="([^"]+)"', last_chapter)
+    assert heading is not None
+    return heading.group(1)
+
+
+def test_printing_before_the_book_is_filled_in_prints_every_chapter(
+    whole_book_before_load: Page, published_site: PublishedSite
+) -> None:
+    page = whole_book_before_load
+    page.goto(published_site.url + "print/", wait_until="commit")
+    page.wait_for_function(SCRIPT_RAN)
+    assert page.evaluate("document.querySelectorAll('[aria-busy=\"true\"]').length") >= 10
+    page.pdf(format="A4")  # the browser tells the page it is about to print, as a reader's Print does
+    assert page.evaluate("document.readyState") == "loading"  # so only printing can have filled it in
+    assert page.evaluate(FILLED_IN)
+    assert page.locator(f"#{_last_chapters_heading(published_site)}").count() == 1
+
+
+@pytest.mark.parametrize("arrival", ["the page's address", "a link on the page"])
+def test_a_link_into_a_later_chapter_fills_it_in_and_lands_on_its_heading(
+    whole_book_before_load: Page, published_site: PublishedSite, arrival: str
+) -> None:
+    page = whole_book_before_load
+    target = _last_chapters_heading(published_site)
+    if arrival == "the page's address":
+        page.goto(published_site.url + f"print/#{target}", wait_until="commit")
+        page.wait_for_function(SCRIPT_RAN)
+    else:
+        page.goto(published_site.url + "print/", wait_until="commit")
+        page.wait_for_function(SCRIPT_RAN)
+        assert not page.evaluate(FILLED_IN)
+        page.evaluate(f"location.hash = '#{target}'")
+    page.wait_for_function(FILLED_IN)
+    assert page.evaluate("document.readyState") == "loading"
+    top = page.locator(f"#{target}").evaluate("heading => heading.getBoundingClientRect().top")
+    header = page.locator(".md-header").evaluate("header => header.getBoundingClientRect().bottom")
+    assert header <= top < header + 100, (header, top)  # at the top of the screen, not under the header
