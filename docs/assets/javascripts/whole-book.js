@@ -48,16 +48,20 @@
     if (fill(PER_FRAME)) requestAnimationFrame(() => setTimeout(fillByFrames, 0));
   }
 
-  /* The browser looked for a link's target before this script could fill it in: fill in everything, then
-     ask for the same address again, which makes the browser jump as it would have (below the header). */
+  /* The browser looked for a link's target before this script could fill it in. If the target is not in the
+     page yet, or is a chapter still being filled, fill in everything, then ask for the same address again,
+     which makes the browser jump as it would have (below the header). */
   function fillAndGo() {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const target = id ? document.getElementById(id) : null;
+    if (!id || (target !== null && target.closest("[aria-busy]") === null)) return;
     fill(Infinity);
-    if (location.hash) location.replace(location.href);
+    location.replace(location.href);
   }
 
   addEventListener("beforeprint", () => fill(Infinity));
   addEventListener("hashchange", fillAndGo);
-  if (location.hash) fillAndGo();
+  fillAndGo();
   if (document.readyState === "complete") fillByFrames();
   else addEventListener("load", () => setTimeout(fillByFrames, 0));
 })();
