@@ -143,6 +143,10 @@ def page(browser: Browser) -> Iterator[WatchedPage]:
 # (docs/assets/javascripts/whole-book.js), each in a section marked busy until it is whole.
 FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
 
+# True once every block of the page is laid out: below the first screen the browser lays a block out only near
+# the screen, until overrides/partials/later-layout.html does, a few a frame, once the page is parsed.
+LAID_OUT = "() => document.querySelector('.md-content__inner > :not([data-grpo-laid-out])') === null"
+
 SITE_PATH = "/grpo-book/"  # a project site on GitHub Pages lives under /<repository>/
 
 

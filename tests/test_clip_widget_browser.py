@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
 from hooks.widget import script_json
-from tests.conftest import Server, WatchedPage, watch
+from tests.conftest import LAID_OUT, Server, WatchedPage, watch
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +48,7 @@ def chapter(page: WatchedPage, site_server: Server) -> Iterator[Page]:
     """The PPO chapter with its widget drawn; afterwards, no console error and nothing fetched off the machine."""
     page.page.goto(site_server.url + "ppo/")
     expect(page.page.locator("figure.grpo-widget .cw")).to_be_visible()
+    page.page.wait_for_function(LAID_OUT)  # a block not laid out yet has no innerText
     yield page.page
     assert page.console_errors == []
     assert page.external_requests(site_server) == []

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.axe import AXE, COLOUR_RULES, run_axe
-from tests.conftest import FILLED_IN, PublishedSite, watch
+from tests.conftest import FILLED_IN, LAID_OUT, PublishedSite, watch
 from tests.site_html import site_pages
 
 pytestmark = pytest.mark.browser
@@ -90,6 +90,7 @@ def visits(browser: Browser, published_site: PublishedSite) -> Iterator[dict[tup
             watched.console_errors.clear()
             watched.page.goto(published_site.url + path)
             watched.page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in
+            watched.page.wait_for_function(LAID_OUT)  # axe, the formulas and the scroll boxes need every block
             with contextlib.suppress(PlaywrightTimeoutError):  # if it never settles, axe says which box is wrong
                 watched.page.wait_for_function(SCROLLABLES_SETTLED, timeout=10_000)
             scheme = watched.page.evaluate("() => document.body.dataset.mdColorScheme")

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Route
 
 from hooks.katex import STYLESHEET
 from hooks.katex_fonts import FontRule, font_rules, fonts_to_preload, fonts_used
-from tests.conftest import FILLED_IN, ROOT, PublishedSite
+from tests.conftest import FILLED_IN, LAID_OUT, ROOT, PublishedSite
 from tests.site_html import site_pages
 
 KATEX_STYLESHEET = ROOT / "node_modules" / "katex" / "dist" / STYLESHEET
@@ -94,6 +94,7 @@ def _fonts_asked_for(context: BrowserContext, url: str) -> list[str]:
     page.on("request", lambda r: fonts.add("fonts/" + Path(r.url).name) if r.resource_type == "font" else None)
     page.goto(url, wait_until="load")
     page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in the page
+    page.wait_for_function(LAID_OUT)  # a block is laid out, and asks for its fonts, near the screen or after
     page.evaluate(LAID_OUT_AND_FONTS_LOADED)
     page.close()
     return sorted(fonts)

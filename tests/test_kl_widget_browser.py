@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
-from tests.conftest import Server, WatchedPage, watch
+from tests.conftest import LAID_OUT, Server, WatchedPage, watch
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +40,7 @@ def widget(page: WatchedPage, site_server: Server) -> Iterator[Page]:
     """The chapter with its KL widget drawn; afterwards, no console error and nothing fetched off the machine."""
     page.page.goto(site_server.url + URL)
     expect(page.page.locator(f"{FIGURE} .klw")).to_be_visible()
+    page.page.wait_for_function(LAID_OUT)  # a block not laid out yet has no innerText
     yield page.page
     assert page.console_errors == []
     assert page.external_requests(site_server) == []

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 import grpo_examples as gx
 from hooks.widget import script_json, widget_data
 from tests.axe import run_axe
-from tests.conftest import Server, WatchedPage
+from tests.conftest import LAID_OUT, Server, WatchedPage
 from tests.site_html import site_pages
 
 pytestmark = pytest.mark.browser
@@ -71,6 +71,7 @@ def _serve_with(page: Page, url: str, rewards: list[float]) -> None:
 
 def _problems(page: Page) -> list[str]:
     """Everything on the widget that is not a finite number where one belongs."""
+    page.wait_for_function(LAID_OUT)  # a block not laid out yet has no innerText
     widget = page.locator(".gw").first
     problems = [f"text: {m.group()}" for m in _BAD.finditer(widget.inner_text())]
     rows = widget.locator("li.gw-response")
