@@ -1,6 +1,11 @@
 """The math of the book, in numpy: each public function mirrors one equation and states it.
 
-This package knows nothing of MkDocs; the hooks in ../hooks call it and format what it returns.
+Every number a page shows is a field of one of two kinds of model, each a tree of frozen dataclasses:
+
+    grpo_examples.group('easy')     a named group of grpo_examples/data/groups.toml, scored and worked
+    grpo_examples.chapter('ppo')    a chapter's computation, on grpo_examples/data/ppo.toml
+
+This package knows nothing of MkDocs or HTML; the hooks in ../hooks walk these trees and format what they hold.
 """
 
 from grpo_examples.advantage_variants import (
@@ -26,7 +31,6 @@ from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS
 from grpo_examples.conventions import CONVENTIONS, OPENRLHF, POPULATION, TRL, VERL, Convention
 from grpo_examples.critic_memory import MemoryPart, bytes_per_parameter, total_bytes, training_memory
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
-from grpo_examples.examples import Example, Response, get_example, load_examples
 from grpo_examples.gae import discounted_returns, gae_advantages, td_errors
 from grpo_examples.kl_estimators import (
     ESTIMATORS,
@@ -48,6 +52,8 @@ from grpo_examples.loss_aggregation import (
     response_coefficients,
     token_coefficients,
     token_level_weights,
+    TRL_READ,
+    VERL_READ,
     token_weight_ratio,
 )
 from grpo_examples.ppo import (
@@ -60,8 +66,37 @@ from grpo_examples.ppo import (
     surrogate_gradient,
     unclipped_term,
 )
-from grpo_examples.ppo_examples import load_ppo_examples, work_clip_case, work_gae
-from grpo_examples.practice_examples import PracticeExamples, load_practice_examples
+from grpo_examples.chapters.bandit import Bandit, BanditClaims, Baseline, Candidate, Quadratic, Simulated, VarianceCurve
+from grpo_examples.chapters.practice import (
+    Ceiling,
+    Clipped,
+    ClipPractice,
+    Dynamic,
+    Kl,
+    KlPoint,
+    KlToken,
+    Loss,
+    LossAggregation,
+    LossResponse,
+    Practice,
+    PracticeClaims,
+    kl_check_points,
+    kl_points,
+)
+from grpo_examples.chapters.run import Change, FirstStep, Method, Run, RunClaims, Sample, Sweep, ToyQuestion
+from grpo_examples.chapters.verifier import Spelling, Verifier
+from grpo_examples.chapters.ppo import (
+    PPO,
+    ClipCurve,
+    ClipPlot,
+    ClipPoint,
+    ClipRange,
+    Gae,
+    GaeToken,
+    Memory,
+    WorkedClip,
+    clip_check_points,
+)
 from grpo_examples.verifier import (
     OUTCOMES,
     Verdict,
@@ -72,8 +107,71 @@ from grpo_examples.verifier import (
     verify,
 )
 from grpo_examples.worked import GroupWorking, Outcome, work_group
+from grpo_examples.chapters import chapter, chapter_names
+from grpo_examples.data import DATA, Between, DataError
+from grpo_examples.group import GROUPS_FILE, Group, GroupClaims, Response, Variant, group, group_names
+from grpo_examples.quantities import Rounded, Sign, Signed, SignedExact, Undefined
 
 __all__ = [
+    "Spelling",
+    "Verifier",
+    "Change",
+    "FirstStep",
+    "Method",
+    "Run",
+    "RunClaims",
+    "Sample",
+    "Sweep",
+    "ToyQuestion",
+    "TRL_READ",
+    "VERL_READ",
+    "Ceiling",
+    "ClipPractice",
+    "Clipped",
+    "Dynamic",
+    "Kl",
+    "KlPoint",
+    "KlToken",
+    "Loss",
+    "LossAggregation",
+    "LossResponse",
+    "Practice",
+    "PracticeClaims",
+    "kl_check_points",
+    "kl_points",
+    "Bandit",
+    "BanditClaims",
+    "Baseline",
+    "Candidate",
+    "Quadratic",
+    "Simulated",
+    "VarianceCurve",
+    "PPO",
+    "ClipCurve",
+    "ClipPlot",
+    "ClipPoint",
+    "ClipRange",
+    "Gae",
+    "GaeToken",
+    "Memory",
+    "WorkedClip",
+    "clip_check_points",
+    "DATA",
+    "GROUPS_FILE",
+    "Between",
+    "DataError",
+    "Group",
+    "GroupClaims",
+    "Rounded",
+    "Sign",
+    "Signed",
+    "SignedExact",
+    "Undefined",
+    "Variant",
+    "chapter",
+    "chapter_names",
+    "group",
+    "group_names",
     "AGGREGATIONS",
     "CONVENTIONS",
     "DAPO_EPS_HIGH",
@@ -88,12 +186,10 @@ __all__ = [
     "VERL",
     "Aggregation",
     "Convention",
-    "Example",
     "GroupWorking",
     "LeaveOneOut",
     "MemoryPart",
     "Outcome",
-    "PracticeExamples",
     "Response",
     "Verdict",
     "accuracy_reward",
@@ -115,7 +211,6 @@ __all__ = [
     "extract_answer",
     "format_reward",
     "gae_advantages",
-    "get_example",
     "group_mean",
     "group_std",
     "k1",
@@ -124,9 +219,6 @@ __all__ = [
     "kept_groups",
     "leave_one_out",
     "leave_one_out_baselines",
-    "load_examples",
-    "load_ppo_examples",
-    "load_practice_examples",
     "log_ratio",
     "monte_carlo_estimate",
     "normalise_answer",
@@ -150,7 +242,5 @@ __all__ = [
     "training_memory",
     "unclipped_term",
     "verify",
-    "work_clip_case",
-    "work_gae",
     "work_group",
 ]

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from grpo_examples.advantages import Rewards, as_rewards, deviations, group_std, rewards_all_equal
+from grpo_examples.quantities import Signed
 
 
 def dr_grpo_advantages(rewards: Rewards) -> NDArray[np.float64]:
@@ -96,11 +97,19 @@ class LeaveOneOut:
     beside it the identity's terms, G/(G-1) and r_i - mu."""
 
     reward: float
+    """r_i."""
     others: tuple[float, ...]
+    """r_j for every j != i."""
     baseline: float
-    advantage: float
+    """b_i = (1/(G-1)) sum_{j != i} r_j: the mean reward of the others."""
+    advantage: Signed
+    """A_i = r_i - b_i: RLOO's advantage."""
     scale: Fraction
-    deviation: float
+    """G/(G-1)."""
+    deviation: Signed
+    """r_i - mu: Dr. GRPO's advantage."""
+    from_dr_grpo: Signed
+    """G/(G-1) × (r_i - mu): the same advantage as RLOO's, computed from Dr. GRPO's."""
 
 
 def leave_one_out(rewards: Rewards, index: int) -> LeaveOneOut:
@@ -115,4 +124,5 @@ def leave_one_out(rewards: Rewards, index: int) -> LeaveOneOut:
         advantage=float(rloo_advantages(r)[index]),
         scale=rloo_scale(r.size),
         deviation=float(dr_grpo_advantages(r)[index]),
+        from_dr_grpo=float(rloo_from_dr_grpo(r)[index]),
     )

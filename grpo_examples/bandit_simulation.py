@@ -7,7 +7,7 @@ Each of `batches` draws samples a group o_1..o_G from pi_theta(. | q) and averag
 under three baselines b_i:
     none            b_i = 0                                   (plain REINFORCE)
     expected        b_i = J(theta), the exact expected reward (known here, never to a real trainer)
-    leave-one-out   b_i = (1/(G-1)) sum_{j != i} r_j          (RLOO, Ahmadian et al. 2024)
+    leave-one-out   b_i = (1/(G-1)) sum_{j != i} r_j          (RLOO: Kool et al. 2019; Ahmadian et al. 2024)
 
 All three use the same samples, so their differences come from the baseline alone.
 """
@@ -15,12 +15,10 @@ All three use the same samples, so their differences come from the baseline alon
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from grpo_examples.bandit import Bandit
 from grpo_examples.reinforce import expected_reward, score
 
 BASELINES = ("none", "expected", "leave-one-out")
@@ -70,12 +68,12 @@ def group_estimates(
     return estimate
 
 
-@cache
-def simulate(bandit: Bandit) -> Simulation:
-    """`batches` groups of G samples from the bandit's policy, seeded; cached on the settings."""
-    policy, rewards = bandit.policy, bandit.rewards
-    rng = np.random.default_rng(bandit.seed)
-    samples = rng.choice(policy.size, size=(bandit.batches, bandit.group_size), p=policy)
+def simulate(
+    policy: NDArray[np.float64], rewards: NDArray[np.float64], group_size: int, batches: int, seed: int
+) -> Simulation:
+    """`batches` groups of G samples from the policy, seeded."""
+    rng = np.random.default_rng(seed)
+    samples = rng.choice(policy.size, size=(batches, group_size), p=policy)
     return Simulation(samples, {b: group_estimates(policy, rewards, samples, b) for b in BASELINES})
 
 

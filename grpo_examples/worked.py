@@ -1,5 +1,5 @@
-"""The chapter's worked example in exact arithmetic, so a page can show 4/5 = 0.8 and say '=' only
-when a value is exact.
+"""A group worked through in exact arithmetic, so that a page can show 4/5 = 0.8 and say '=' only when a
+value is exact.
 
 mu = (1/G) sum_i r_i;  sigma^2 = (1/G) sum_i (r_i - mu)^2, which for 0/1 rewards is p(1 - p) with
 p = mu (a Bernoulli group);  A_i = (r_i - mu) / sigma.
@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from grpo_examples.advantages import Rewards, as_rewards, rewards_all_equal
+from grpo_examples.quantities import SignedExact, Undefined
 
-# Rewards such as 0.9 are floats that are not exactly 9/10; the worked example reads them as the
+# Rewards such as 0.9 are floats that are not exactly 9/10; the worked group reads them as the
 # nearest fraction with a denominator up to this bound, which recovers what the author wrote.
 _MAX_DENOMINATOR = 10**6
 
@@ -24,8 +25,10 @@ class Outcome:
 
     reward: Fraction
     count: int
-    deviation: Fraction
-    advantage: Fraction | float
+    deviation: SignedExact
+    """r - mu."""
+    advantage: SignedExact
+    """A = (r - mu) / sigma; 0 when every reward of the group is the same."""
 
 
 @dataclass(frozen=True)
@@ -33,20 +36,19 @@ class GroupWorking:
     """The group statistics and advantages, each as exact as the numbers allow."""
 
     rewards: tuple[Fraction, ...]
+    """r_1, ..., r_G, exactly."""
+    G: int
+    """The group size: how many responses were sampled for the prompt."""
+    total: Fraction
+    """sum_i r_i."""
     mean: Fraction
+    """mu = (1/G) sum_i r_i: the group's own baseline."""
     variance: Fraction
+    """sigma^2 = (1/G) sum_i (r_i - mu)^2 (population: divided by G)."""
     std: Fraction | float
+    """sigma = sqrt(sigma^2): exact when the variance is a square of a fraction."""
     outcomes: tuple[Outcome, ...]
-
-    @property
-    def size(self) -> int:
-        """G."""
-        return len(self.rewards)
-
-    @property
-    def total(self) -> Fraction:
-        """sum_i r_i."""
-        return sum(self.rewards, Fraction(0))
+    """One entry per distinct reward, the highest first."""
 
     @property
     def is_binary(self) -> bool:
@@ -54,20 +56,26 @@ class GroupWorking:
         return all(r in (0, 1) for r in self.rewards)
 
     @property
+    def q(self) -> Fraction:
+        """q = 1 - p = 1 - mu: in a group of 0/1 rewards, the share of responses that earned 0."""
+        return 1 - self.mean
+
+    @property
     def all_equal(self) -> bool:
         """No reward differs from the others: sigma = 0 and every advantage is 0."""
         return len(self.outcomes) == 1
 
-    def rare_to_common(self) -> Fraction:
-        """|A_rare| / |A_common| for a group with two outcomes: |r_rare - mu| / |r_common - mu|.
+    @property
+    def rare_to_common(self) -> Fraction | Undefined:
+        """|A_rare| / |A_common| = |r_rare - mu| / |r_common - mu| for a group with two outcomes.
 
-        The std cancels, so the ratio is exact, and it equals n_common / n_rare: the rarer an
-        outcome, the harder it is pushed.
+        The std cancels, so the ratio is exact, and it equals n_common / n_rare: the rarer an outcome, the
+        harder it is pushed.
         """
         if len(self.outcomes) != 2:
-            raise ValueError(f"the ratio needs exactly two distinct rewards, got {len(self.outcomes)}")
+            return Undefined(f"the ratio needs exactly two distinct rewards, and this group has {len(self.outcomes)}")
         rare, common = sorted(self.outcomes, key=lambda o: o.count)
-        return abs(rare.deviation) / abs(common.deviation)
+        return abs(Fraction(rare.deviation)) / abs(Fraction(common.deviation))
 
     def outcome(self, reward: float) -> Outcome | None:
         """The responses that earned this reward, or None if none did."""
@@ -83,10 +91,16 @@ def exact_sqrt(value: Fraction) -> Fraction | float:
     return math.sqrt(value)
 
 
+def exact_rewards(rewards: Rewards) -> tuple[Fraction, ...]:
+    """Each reward as the fraction it was written as (0.9 as 9/10, not the float nearest to it)."""
+    return tuple(Fraction(float(r)).limit_denominator(_MAX_DENOMINATOR) for r in as_rewards(rewards))
+
+
 def work_group(rewards: Rewards) -> GroupWorking:
     """mu, sigma^2 (population), sigma and A = (r - mu) / sigma for each distinct reward r."""
-    exact = tuple(Fraction(float(r)).limit_denominator(_MAX_DENOMINATOR) for r in as_rewards(rewards))
-    mean = sum(exact, Fraction(0)) / len(exact)
+    exact = exact_rewards(rewards)
+    total = sum(exact, Fraction(0))
+    mean = total / len(exact)
     variance = sum(((r - mean) ** 2 for r in exact), Fraction(0)) / len(exact)
     std = exact_sqrt(variance)
     equal = rewards_all_equal([float(r) for r in exact])
@@ -99,4 +113,4 @@ def work_group(rewards: Rewards) -> GroupWorking:
         )
         for r in sorted(set(exact), reverse=True)
     )
-    return GroupWorking(exact, mean, variance, std, outcomes)
+    return GroupWorking(exact, len(exact), total, mean, variance, std, outcomes)

@@ -1,10 +1,16 @@
-"""The book's MkDocs events: expand placeholders, render the math with one KaTeX, serve KaTeX's assets.
+"""The wiring: MkDocs' events, handed to the engine (placeholders, formulas, the drift guard) and the site layer.
 
-hooks/entry.py forwards MkDocs' events here (and re-imports this module when the code changes).
+hooks/entry.py forwards MkDocs' events here (and re-imports this module when the code changes). This is the
+one module that knows all three parts: it builds the Book the engine works on from grpo_examples (the
+subjects: every group and every chapter) and from hooks/chapters/ (the layouts), then runs each page through
+the engine, renders its math with the site layer's KaTeX, and reports every problem of the page at once.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +20,67 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-from hooks import build_date, drift_guard, katex_fonts, math_labels, page_meta, print_book, scan, stylesheets, tables
-from hooks.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
-from hooks.math_switch import MathSwitchError, math_rendered
-from hooks.placeholders import PageError, expand
+import grpo_examples as gx
+from hooks import chapters
+from hooks.engine import drift_guard, scan
+from hooks.engine.book import Book
+from hooks.engine.placeholders import Problem, expand
+from hooks.engine.tree import Subject, subject
+from hooks.site import build_date, katex_fonts, math_labels, page_meta, print_book, stylesheets, tables
+from hooks.site.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
+from hooks.site.math_switch import MathSwitchError, math_rendered
 
+ROOT = Path(__file__).resolve().parent.parent
 KATEX_URL = "assets/katex/"
 CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
 _renderer: KatexRenderer | None = None
-_sources_date = ""  # the sitemap's date for this build: hooks/build_date.py
-_math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/math_switch.py)
-_stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/stylesheets.py
+_sources_date = ""  # the sitemap's date for this build: hooks/site/build_date.py
+_math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/site/math_switch.py)
+_stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/site/stylesheets.py
 _font_rules: tuple[str, list[katex_fonts.FontRule]] | None = None  # which class sets which KaTeX font
+
+
+def _data(path: Path) -> str:
+    return path.resolve().relative_to(ROOT).as_posix() if path.resolve().is_relative_to(ROOT) else str(path)
+
+
+def _merge(what: str, tables: list[tuple[str, dict[Any, Any]]]) -> dict[Any, Any]:
+    """One table of layouts from each presentation module's; a name given twice stops the build at once."""
+    merged: dict[Any, Any] = {}
+    for module, table in tables:
+        for key, layout in table.items():
+            if key in merged:
+                raise PluginError(f"the {what} {key!r} is drawn twice: in hooks/chapters/{module}.py and another module")
+            merged[key] = layout
+    return merged
+
+
+@cache
+def book() -> Book:
+    """Every subject a path can start with (each group, each chapter) and every chapter's layouts."""
+    try:
+        groups = {name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()}
+    except gx.DataError as error:
+        raise PluginError(str(error)) from None
+    chapter_subjects = {
+        name: subject(name, gx.chapter, name, data=_data(gx.DATA / f"{name}.toml")) for name in gx.chapter_names()
+    }
+    clash = sorted(set(groups) & set(chapter_subjects))
+    if clash:
+        raise PluginError(
+            f"{_data(gx.GROUPS_FILE)}: the group [{clash[0]}] has the name of a chapter: rename the group"
+        )
+    subjects: dict[str, Subject] = {**groups, **chapter_subjects}
+    modules = [
+        (info.name, importlib.import_module(f"{chapters.__name__}.{info.name}"))
+        for info in pkgutil.iter_modules(chapters.__path__)
+    ]
+    return Book(
+        subjects,
+        _merge("formula", [(name, getattr(m, "FORMULAS", {})) for name, m in modules]),
+        _merge("block", [(name, getattr(m, "BLOCKS", {})) for name, m in modules]),
+        _merge("widget", [(name, getattr(m, "WIDGETS", {})) for name, m in modules]),
+    )
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -42,7 +97,7 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX; link the
     book's own stylesheets as one file, with Material's table rules retargeted for tables wrapped at build
-    time (hooks/tables.py)."""
+    time (hooks/site/tables.py)."""
     global _math_on, _sources_date, _stylesheet, _font_rules
     _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     try:
@@ -54,7 +109,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         table_rules = tables.retargeted_rules(tables.material_stylesheet(config.theme.dirs))
     except tables.TableStyleError as error:
         raise PluginError(str(error)) from None
-    _stylesheet = stylesheets.join(config, [("Material's table rules, retargeted: hooks/tables.py", table_rules)])
+    _stylesheet = stylesheets.join(config, [("Material's table rules, retargeted: hooks/site/tables.py", table_rules)])
     if _math_on:
         config.extra_css.insert(0, KATEX_URL + STYLESHEET)
         _font_rules = katex_fonts.font_rules((_katex(config).assets / STYLESHEET).read_text(encoding="utf-8"))
@@ -64,7 +119,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML, the
     whole book as one page, and the book's joined stylesheet."""
-    files.append(print_book.print_file(config))  # the whole book on one page: hooks/print_book.py
+    files.append(print_book.print_file(config))  # the whole book on one page: hooks/site/print_book.py
     if _stylesheet is not None:
         stylesheets.serve(_stylesheet, files, config)
     if not _math_on:
@@ -80,31 +135,37 @@ KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Expand the page's placeholders, then render each formula once so a bad one is named with its line."""
+    """Expand the page's placeholders, render each formula once so a bad one is named with its line, and run
+    the drift guard; every problem of the page is reported at once."""
     path = _source_path(page, config)
-    try:
-        expanded = expand(markdown, path, _first_line(page, markdown))
-        if (unclosed := scan.unclosed(expanded.markdown)) is not None:
-            at = unclosed.line
-            raise PageError(path, expanded.source_lines[at.number - 1], unclosed.what, at.text)
-        formulas = scan.formulas(expanded.markdown) if _math_on else iter(())  # math off: nothing to render
-        for formula in formulas:
+    first = _first_line(page, markdown)
+    expanded = expand(book(), markdown, first)
+    problems = list(expanded.problems)
+    unclosed = scan.unclosed(expanded.markdown)
+    if unclosed is not None:
+        at = unclosed.line
+        problems.append(Problem(expanded.source_lines[at.number - 1], unclosed.what, at.text))
+    elif _math_on:
+        for formula in scan.formulas(expanded.markdown):
             try:
                 _katex(config).render(formula.tex, formula.display)
             except KatexError as error:
-                line = expanded.source_lines[formula.line - 1]
                 message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
-                raise PageError(path, line, message, formula.tex) from None
-        drift_guard.guard(markdown, path, _first_line(page, markdown))  # typed numbers: hooks/drift_guard.py
-    except (PageError, drift_guard.DriftError) as error:
-        raise PluginError(str(error)) from None
+                problems.append(Problem(expanded.source_lines[formula.line - 1], message, formula.tex))
+    report = [f"{path}:{p.line}: {p.message}\n    {p.offending.strip()}" for p in sorted(problems, key=lambda p: p.line)]
+    try:
+        drift_guard.guard(book(), markdown, path, first)  # typed numbers: hooks/engine/drift_guard.py
+    except drift_guard.DriftError as error:
+        report.append(str(error))
+    if report:
+        raise PluginError("\n".join(report))
     return expanded.markdown
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """The page's date is its sources' (hooks/build_date.py), its description is checked and escaped, and
-    an element that holds only a formula is named for screen readers (hooks/math_labels.py), and each table
-    comes in the box Material's script would otherwise move it into on every load (hooks/tables.py)."""
+    """The page's date is its sources' (hooks/site/build_date.py), its description is checked and escaped, an
+    element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
+    comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py)."""
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     return tables.wrap(math_labels.label_lone_formulas(html))
@@ -112,7 +173,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
     """The print page gets the whole book, now that every page's HTML exists; each page names the KaTeX
-    fonts most of its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/katex_fonts.py)."""
+    fonts most of its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/site/katex_fonts.py)."""
     if print_book.is_print_page(page):
         page.content = print_book.whole_book(nav, config.site_name)
     if _math_on and _font_rules is not None:
@@ -122,7 +183,7 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
 
 
 def on_post_build(config: MkDocsConfig) -> None:
-    """Keep the formulas rendered in this build for the next process (hooks/katex_cache.py)."""
+    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py)."""
     if _renderer is not None:
         _renderer.save()
 

@@ -1,0 +1,37 @@
+"""What a model's number means where its type alone does not say it: a sign that matters, the decimals that
+are meaningful, a value that does not exist. Pages read these from the fields' annotations.
+
+    advantage: Signed                  A_i: its sign is the point (above or below the group)
+    final_reward: Annotated[float, Rounded(2)]   meaningful to two decimals (the third is the seed's noise)
+    steps_to_threshold: int | Undefined          None of the three is a page's business: they say what the number is
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated
+
+
+@dataclass(frozen=True)
+class Sign:
+    """The number is signed: +0.5 and −2.0 say above and below, so the plus sign is written too."""
+
+
+@dataclass(frozen=True)
+class Rounded:
+    """The number is meaningful to this many decimals at most (a run's mean reward: the third is noise)."""
+
+    places: int
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """A value the computation does not have, and why (a threshold never reached, a ratio of one outcome)."""
+
+    reason: str
+
+
+SIGN = Sign()
+Signed = Annotated[float, SIGN]
+SignedExact = Annotated[Fraction | float, SIGN]

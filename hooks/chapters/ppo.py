@@ -1,0 +1,284 @@
+"""How the PPO chapter is drawn: its worked clip cases, the plot of the objective, GAE's table, the critic's
+memory, the formulas filled in, and the interactive clip. Every number is a field of grpo_examples.chapter('ppo').
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+import grpo_examples as gx
+from hooks.engine.contract import (
+    MAX_DECIMALS,
+    Blocks,
+    Formulas,
+    Widget,
+    Widgets,
+    code,
+    count_words,
+    decimal,
+    escape_markdown,
+    relation,
+    svg,
+    table,
+    tex_term,
+)
+
+# ---------------------------------------------------------------- formulas
+
+
+def ratio_tex(case: gx.WorkedClip) -> str:
+    """rho = pi_theta / pi_theta_old = p_new / p_old = rho."""
+    new, old, ratio = decimal(case.p_new), decimal(case.p_old), decimal(case.ratio)
+    return (
+        r"\rho = \frac{\pi_\theta(o_t)}{\pi_{\theta_{\text{old}}}(o_t)} "
+        rf"{relation(new, old)} \frac{{{new.tex()}}}{{{old.tex()}}} {ratio.relation} {ratio.tex()}"
+    )
+
+
+def clip_tex(case: gx.WorkedClip) -> str:
+    """L = min(rho A, clip(rho, 1 - eps, 1 + eps) A) = min(1.5 x 2.0, clip(1.5, 0.8, 1.2) x 2.0) = min(3.0, 2.4),
+    one step per line (a displayed formula: on a phone the three steps would not fit on one)."""
+    low, high = decimal(case.low), decimal(case.high)
+    ratio, advantage = decimal(case.ratio), decimal(case.advantage)
+    unclipped, clipped, objective = decimal(case.unclipped), decimal(case.clipped), decimal(case.objective)
+    a = tex_term(case.advantage)
+    return (
+        r"\begin{aligned} L^{\text{CLIP}} "
+        r"&= \min\bigl(\rho A,\ \operatorname{clip}(\rho, 1-\epsilon, 1+\epsilon)\, A\bigr) "
+        rf"\\ &{relation(ratio, advantage, low, high)} \min\bigl({ratio.tex()} \times {a},\ "
+        rf"\operatorname{{clip}}({ratio.tex()}, {low.tex()}, {high.tex()}) \times {a}\bigr) "
+        rf"\\ &{relation(unclipped, clipped)} \min({unclipped.tex()},\ {clipped.tex()}) "
+        rf"{objective.relation} {objective.tex()} \end{{aligned}}"
+    )
+
+
+def gradient_tex(case: gx.WorkedClip) -> str:
+    """dL/drho = 0 where the clip binds (and why), else = A = its value."""
+    low, high = decimal(case.low).tex(), decimal(case.high).tex()
+    ratio = decimal(case.ratio)
+    head = r"\frac{\partial L^{\text{CLIP}}}{\partial \rho}"
+    if case.binds:
+        side = rf"{ratio.tex()} > 1+\epsilon = {high}" if case.above else rf"{ratio.tex()} < 1-\epsilon = {low}"
+        sign = "A > 0" if case.above else "A < 0"  # the clip binds above the range for A > 0, below it for A < 0
+        why = rf"(\rho {ratio.relation} {side},\ {sign}\text{{: the clip binds}})"
+        return rf"\begin{{gathered}} {head} = 0 \\ {why} \end{{gathered}}"
+    gradient = decimal(case.gradient)
+    return rf"{head} = A {gradient.relation} {gradient.tex(signed=True)}"
+
+
+def delta_tex(token: gx.GaeToken) -> str:
+    """delta_t = r_t + gamma V(s_{t+1}) - V(s_t) = ... = delta."""
+    t = token.t
+    reward, gamma = decimal(token.reward), decimal(token.gamma)
+    following, current, delta = decimal(token.next_value), decimal(token.value), decimal(token.delta)
+    return (
+        rf"\delta_{{{t}}} = r_{{{t}}} + \gamma V(s_{{{t + 1}}}) - V(s_{{{t}}}) "
+        rf"{relation(reward, gamma, following, current)} "
+        rf"{reward.tex()} + {gamma.tex()} \times {following.tex()} - {current.tex()} {delta.relation} {delta.tex()}"
+    )
+
+
+def gae_advantage_tex(token: gx.GaeToken) -> str:
+    """A_t = delta_t + gamma lambda A_{t+1} = ... (the last token: A_T = delta_T)."""
+    t = token.t
+    delta, advantage = decimal(token.delta), decimal(token.advantage)
+    if isinstance(token.next_advantage, gx.Undefined):
+        return rf"\hat{{A}}_{{{t}}} = \delta_{{{t}}} {advantage.relation} {advantage.tex()}"
+    gamma, lam, following = decimal(token.gamma), decimal(token.lam), decimal(token.next_advantage)
+    return (
+        rf"\hat{{A}}_{{{t}}} = \delta_{{{t}}} + \gamma\lambda\, \hat{{A}}_{{{t + 1}}} "
+        rf"{relation(delta, gamma, lam, following)} "
+        rf"{tex_term(token.delta)} + {gamma.tex()} \times {lam.tex()} \times {tex_term(token.next_advantage)} "
+        rf"{advantage.relation} {advantage.tex()}"
+    )
+
+
+FORMULAS: Formulas = {
+    (gx.WorkedClip, "ratio"): ratio_tex,
+    (gx.WorkedClip, "objective"): clip_tex,
+    (gx.WorkedClip, "gradient"): gradient_tex,
+    (gx.GaeToken, "delta"): delta_tex,
+    (gx.GaeToken, "advantage"): gae_advantage_tex,
+}
+
+# ---------------------------------------------------------------- blocks
+
+SETTINGS = "grpo_examples/data/ppo.toml"
+
+
+def _number(value: float, signed: bool = False) -> str:
+    return decimal(value).prose(signed=signed)
+
+
+def _verdict(case: gx.WorkedClip) -> str:
+    if case.binds:
+        return "**binds**"
+    if case.inside:
+        return "does not bind"
+    return "unclipped term kept"
+
+
+def cases_table(ppo: gx.PPO) -> str:
+    """Each case: A, rho from its two probabilities, where rho lies, both terms, their min, the clip, the gradient."""
+    rows = [
+        [
+            _number(case.advantage, signed=True),
+            f"{_number(case.ratio)}, {case.position}",
+            _number(case.unclipped),
+            _number(case.clipped),
+            f"**{_number(case.objective)}**",
+            _verdict(case),
+            _number(case.gradient, signed=True),
+        ]
+        for case in ppo.cases.values()
+    ]
+    header = ["A", "ρ", "ρA", "clip(ρ)·A", "L = min", "the clip", "∂L/∂ρ"]
+    intro = (
+        f"With ε = {_number(ppo.epsilon)}, the clip range is [{_number(ppo.clip.low)}, {_number(ppo.clip.high)}]; "
+        "clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). Each ρ is the quotient of the two probabilities its case sets "
+        f"in `{SETTINGS}`."
+    )
+    return intro + "\n\n" + table(header, rows)
+
+
+def _curve_words(curve: gx.ClipCurve, plot: gx.ClipPlot) -> str:
+    """What the curve does, in words, for the plot's description (alt text)."""
+    if curve.advantage > 0:
+        return (
+            f"for A = {curve.advantage:g}, L rises with ρ up to ρ = {plot.clip.high:g} and is flat at "
+            f"{curve.flat_at:g} beyond it"
+        )
+    return f"for A = {curve.advantage:g}, L is flat at {curve.flat_at:g} below ρ = {plot.clip.low:g} and falls with ρ above it"
+
+
+def clip_plot(plot: gx.ClipPlot) -> str:
+    """L^CLIP against rho for a positive and a negative advantage, with rho A dotted and the clip range shaded."""
+    ratios = list(plot.ratios)
+    series, unclipped_x, unclipped_y = [], [], []
+    for style, curve in enumerate(plot.curves, start=1):
+        series.append(svg.Series(f"L, A = {_number(curve.advantage, signed=True)}", ratios, list(curve.objective), style))
+        unclipped_x += [*ratios, svg.GAP]
+        unclipped_y += [*curve.unclipped, svg.GAP]
+    series.append(svg.Series("ρA, unclipped", unclipped_x, unclipped_y, 3))
+    bottom, top = svg.whole_range(plot.lowest, plot.highest)
+    summary = "; ".join(_curve_words(curve, plot) for curve in plot.curves)
+    chart = svg.line_chart(
+        "ppo-clip",
+        "The clipped objective against the probability ratio",
+        f"Line chart over ratios from 0 to {plot.ratio_max:g}, "
+        f"clip range {plot.clip.low:g} to {plot.clip.high:g} shaded. {summary}.",
+        svg.Axis("probability ratio ρ (unitless)", 0, plot.ratio_max, svg.ticks(0, plot.ratio_max, 4)),
+        svg.Axis("objective L (units of A)", bottom, top, svg.ticks(bottom, top, 6)),
+        series,
+        band=(plot.clip.low, plot.clip.high, f"[1 − ε, 1 + ε], ε = {plot.epsilon:g}"),
+    )
+    caption = (
+        "The clipped objective L = min(ρA, clip(ρ, 1 − ε, 1 + ε)·A) for one token, against the ratio ρ, "
+        "beside the unclipped ρA (dotted). Where L runs flat the clip binds and the gradient is 0; "
+        "everywhere else L follows ρA, so it is never above it."
+    )
+    return svg.figure(chart, escape(caption))
+
+
+def _token(token: str) -> str:
+    """A token in a table cell: in code, so that TeX and Markdown stay literal; its spaces trimmed."""
+    return code(token.strip())
+
+
+def gae_table(gae: gx.Gae) -> str:
+    """Each token of the response: its reward, the critic's value before it, delta_t, and A_t at three lambdas."""
+    rows = [
+        [
+            str(token.t),
+            _token(token.token),
+            _number(token.reward),
+            _number(token.value),
+            _number(token.delta, signed=True),
+            _number(token.advantage, signed=True),
+            _number(token.monte_carlo, signed=True),
+        ]
+        for token in gae.tokens.values()
+    ]
+    lam = _number(gae.lam)
+    header = ["t", "token oₜ", "rₜ", "V(sₜ)", "δₜ (λ = 0)", f"Âₜ (λ = {lam})", "Âₜ (λ = 1)"]
+    after = (
+        f"γ = {_number(gae.gamma)}, λ = {lam}; after the last token V = "
+        f"{_number(gae.final_value)} (the response is over). The λ = 1 column is the return minus V(sₜ)."
+    )
+    return table(header, rows) + "\n\n" + after
+
+
+def _size(value: int | float) -> str:
+    """A size as prose writes it: 112, or 0.5 when it is not whole."""
+    return str(value) if isinstance(value, int) else decimal(value).prose()
+
+
+def memory_table(memory: gx.Memory) -> str:
+    """What training the critic keeps per parameter, and in total, for the settings' parameter count."""
+    rows = [
+        [escape_markdown(part.name), str(part.bytes_per_parameter), f"{_size(gb)} GB"]
+        for part, gb in zip(memory.parts, memory.part_gb, strict=True)
+    ]
+    rows.append(["**total**", f"**{memory.bytes_per_parameter}**", f"**{_size(memory.critic_gb)} GB**"])
+    count = _size(memory.critic_billions)
+    header = ["kept per parameter", "bytes", f"for {count} billion parameters"]
+    after = (
+        f"{count_words(len(memory.parts)).capitalize()} things per parameter; GB is 10⁹ bytes. "
+        "Activations, which grow with batch size and response length, come on top."
+    )
+    return table(header, rows) + "\n\n" + after
+
+
+BLOCKS: Blocks = {
+    "ppo-cases": cases_table,
+    "ppo-clip-plot": clip_plot,
+    "ppo-gae": gae_table,
+    "ppo-critic-memory": memory_table,
+}
+
+# ---------------------------------------------------------------- the interactive clip
+
+@dataclass(frozen=True)
+class Control:
+    """Where one of the clip widget's controls starts, how far it goes, and its step."""
+
+    value: float
+    low: float
+    high: float
+    step: float
+
+    def data(self, value: float | None = None) -> dict[str, object]:
+        return {"value": self.value if value is None else value, "range": [self.low, self.high], "step": self.step}
+
+
+# The controls; the clip range starts at the chapter's epsilon. numpy's results are checked on a grid over them.
+ADVANTAGE = Control(2.0, -3.0, 3.0, 0.1)
+EPSILON = Control(0.2, 0.05, 0.5, 0.01)
+RATIO = Control(1.5, 0.0, 2.5, 0.01)
+
+CAPTION = (
+    "**The clip, to poke.** Set the token's advantage A, the clip range ε and the ratio ρ (with the sliders or "
+    "by typing a value); the readout shows both terms of the min, which one wins, whether the clip binds, and the "
+    "gradient that reaches the policy. Printed or without JavaScript, the figure is the table of the worked cases "
+    "grpo_examples computed when the book was built; interactive, your browser recomputes every number."
+)
+
+
+def clip_widget(ppo: gx.PPO) -> Widget:
+    """The interactive clip: `<!-- grpo:widget clip ppo -->` (docs/assets/javascripts/clip-widget.js draws it)."""
+    advantages = (*(curve.advantage for curve in ppo.plot.curves), 0.0, ADVANTAGE.low, ADVANTAGE.high)
+    points = gx.clip_check_points((RATIO.low, RATIO.high), advantages, (ppo.epsilon, EPSILON.low, EPSILON.high))
+    data = {
+        "advantage": ADVANTAGE.data(),
+        "epsilon": EPSILON.data(ppo.epsilon),
+        "ratio": RATIO.data(),
+        "max_decimals": MAX_DECIMALS,
+        "numpy_points": [
+            [p.ratio, p.advantage, p.epsilon, p.unclipped, p.clipped, p.objective, p.gradient, p.binds] for p in points
+        ],
+    }
+    return Widget("clip", cases_table(ppo), data, CAPTION)
+
+
+WIDGETS: Widgets = {"clip": clip_widget}

@@ -1,0 +1,246 @@
+"""How the GRPO-in-practice chapter is drawn: the KL estimators, the loss aggregations and the clip, as tables,
+filled-in formulas and the interactive KL widget. Every number is a field of grpo_examples.chapter('practice').
+"""
+
+from __future__ import annotations
+
+import grpo_examples as gx
+from hooks.engine.contract import (
+    MAX_DECIMALS,
+    Blocks,
+    Formulas,
+    LayoutError,
+    Widget,
+    Widgets,
+    code,
+    decimal,
+    escape_markdown,
+    relation,
+    table,
+)
+
+# ---------------------------------------------------------------- formulas
+
+
+def _tex(value: float) -> str:
+    return decimal(value).tex()
+
+
+def _relation(*values: float) -> str:
+    return relation(*(decimal(v) for v in values))
+
+
+def k3_tex(token: gx.KlToken) -> str:
+    """k3 = pi_ref/pi_theta - log(pi_ref/pi_theta) - 1, filled in for one token (two lines)."""
+    theta, ref = _tex(token.pi_theta), _tex(token.pi_ref)
+    return (
+        r"\begin{aligned} k_3 &= \frac{\pi_{\text{ref}}}{\pi_\theta} - \log\frac{\pi_{\text{ref}}}{\pi_\theta} - 1 "
+        r"\\ &= "
+        rf"\frac{{{ref}}}{{{theta}}} - \log\frac{{{ref}}}{{{theta}}} - 1 \\ &{_relation(token.ratio, token.log_ratio)} "
+        rf"{_tex(token.ratio)} - ({_tex(token.log_ratio)}) - 1 {_relation(token.k3)} {_tex(token.k3)} \end{{aligned}}"
+    )
+
+
+def _lines(terms: list[str], per_line: int = 2) -> str:
+    """Terms joined with '+', a line break after every `per_line` of them (for an aligned display)."""
+    rows = [" + ".join(terms[i : i + per_line]) for i in range(0, len(terms), per_line)]
+    return r" \\ &\quad + ".join(rows)
+
+
+def exact_kl_tex(kl: gx.Kl) -> str:
+    """D_KL = sum_x pi_theta(x) log(pi_theta(x)/pi_ref(x)), term by term, two terms a line."""
+    terms = [rf"{_tex(p)}\log\frac{{{_tex(p)}}}{{{_tex(q)}}}" for p, q in zip(kl.pi_theta, kl.pi_ref, strict=True)]
+    return (
+        r"\begin{aligned} D_{\text{KL}}(\pi_\theta \,\Vert\, \pi_{\text{ref}}) &= \sum_x \pi_\theta(x) "
+        rf"\log\frac{{\pi_\theta(x)}}{{\pi_{{\text{{ref}}}}(x)}} \\ &= {_lines(terms)} \\ "
+        rf"&{_relation(kl.exact)} {_tex(kl.exact)} \end{{aligned}}"
+    )
+
+
+def mean_tex(kl: gx.Kl, name: str) -> str:
+    """E_{x ~ pi_theta}[k3] = sum_x pi_theta(x) k3(x), term by term, two terms a line."""
+    if name != "k3":
+        raise LayoutError(f"the mean's formula is drawn for k3 only, not {name}")
+    terms = [rf"{_tex(token.pi_theta)} \times {_tex(token.k3)}" for token in kl.tokens]
+    return (
+        rf"\begin{{aligned}} \mathbb{{E}}_{{x \sim \pi_\theta}}[k_3] &= \sum_x \pi_\theta(x)\, k_3(x) \\ "
+        rf"&{_relation(*(token.k3 for token in kl.tokens))} {_lines(terms)} \\ "
+        rf"&{_relation(kl.mean['k3'])} {_tex(kl.mean['k3'])} \end{{aligned}}"
+    )
+
+
+def clip_tex(clipped: gx.Clipped) -> str:
+    """min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), filled in with the clip example's token (two lines)."""
+    low, high = (r"\epsilon", r"\epsilon") if clipped.symmetric else (r"\epsilon_{\text{low}}", r"\epsilon_{\text{high}}")
+    ratio, advantage = _tex(clipped.ratio), _tex(clipped.advantage)
+    return (
+        rf"\begin{{aligned}} &\min\big(\rho A,\ \operatorname{{clip}}(\rho, 1-{low}, 1+{high})\, A\big) \\ "
+        rf"&\quad = \min({ratio} \times {advantage},\ {_tex(clipped.clipped_ratio)} \times {advantage}) "
+        rf"{_relation(clipped.unclipped, clipped.clipped)} \min({_tex(clipped.unclipped)},\ {_tex(clipped.clipped)}) "
+        rf"{_relation(clipped.value)} {_tex(clipped.value)} \end{{aligned}}"
+    )
+
+
+FORMULAS: Formulas = {
+    (gx.KlToken, "k3"): k3_tex,
+    (gx.Kl, "exact"): exact_kl_tex,
+    (gx.Kl, "mean"): mean_tex,
+    (gx.Clipped, "value"): clip_tex,
+}
+
+# ---------------------------------------------------------------- blocks
+
+INPUTS = "`grpo_examples/data/practice.toml`"
+
+
+def _number(value: float, signed: bool = False) -> str:
+    return decimal(value).prose(signed=signed)
+
+
+def kl_estimators(kl: gx.Kl) -> str:
+    """Each candidate token's k1, k2, k3; their means and spreads under pi_theta; a Monte-Carlo average; the KL."""
+    rows = [
+        [
+            f"“{escape_markdown(token.token)}”",
+            _number(token.pi_theta),
+            _number(token.pi_ref),
+            _number(token.ratio),
+            _number(token.k1, signed=True),
+            _number(token.k2),
+            _number(token.k3),
+        ]
+        for token in kl.tokens
+    ]
+    names = ("k1", "k2", "k3")
+    rows.append(["**mean under π<sub>θ</sub>**", "", "", "", *(_number(kl.mean[n]) for n in names)])
+    rows.append(["std under π<sub>θ</sub>", "", "", "", *(_number(kl.std[n]) for n in names)])
+    rows.append([f"mean of {kl.samples} samples", "", "", "", *(_number(kl.monte_carlo[n]) for n in names)])
+    header = ["token x", "π<sub>θ</sub>(x)", "π<sub>ref</sub>(x)", "r = π<sub>ref</sub> / π<sub>θ</sub>", "k1", "k2", "k3"]
+    exact = decimal(kl.exact)
+    after = (
+        "The exact divergence the estimators estimate: D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>) "
+        f"{'= ' if exact.exact else ''}{exact.prose()}."
+    )
+    return table(header, rows) + "\n\n" + after
+
+
+NORMALISERS = {"per-sequence": "1 / (G · \\|oᵢ\\|)", "token-level": "1 / Σⱼ \\|oⱼ\\|", "constant": "1 / (G · L)"}
+SUBSCRIPTS = "₁₂₃₄₅₆₇₈₉"
+
+
+def loss_aggregation(loss: gx.Loss) -> str:
+    """How each aggregation weighs a token of the short and of the long response, and each response whole."""
+    responses = loss.responses
+    order = ["correct" if r.right else "wrong" for r in responses]
+    rows = [
+        [
+            f"{a.name} ({escape_markdown(a.paper.split(',')[0])})",
+            NORMALISERS[key],
+            *(_number(a.per_token[o], signed=True) for o in order),
+            *(_number(a.whole[o], signed=True) for o in order),
+        ]
+        for key, a in loss.aggregations.items()
+    ]
+    names = [f"o{SUBSCRIPTS[r.number - 1]}" for r in responses]
+    header = [
+        "aggregation",
+        "weight wᵢ of a token",
+        *(f"a token of {n} ({'right' if r.right else 'wrong'}, {r.length} tokens)" for n, r in zip(names, responses, strict=True)),
+        *(f"all of {n}" for n in names),
+    ]
+    intro = (
+        f"G = {loss.G} responses; GRPO advantages "
+        + ", ".join(f"A{SUBSCRIPTS[r.number - 1]} = {_number(r.advantage, signed=True)}" for r in responses)
+        + f"; Dr. GRPO's constant L = {loss.max_length} tokens. Each cell is what multiplies "
+        "∇ log π<sub>θ</sub> of a token (or the sum over a response) at ρ = 1: Aᵢ wᵢ."
+    )
+    trainers = "\n".join(
+        f"- {a.name}: {escape_markdown(a.paper)}; "
+        + ", ".join(
+            f"{escape_markdown(trainer)} {code(setting)}" + (f" ({escape_markdown(remark)})" if remark else "")
+            for trainer, setting, remark in a.settings
+        )
+        + "."
+        for a in loss.aggregations.values()
+    )
+    read = (
+        f"The trainer settings were read in {escape_markdown(gx.TRL_READ)} and {escape_markdown(gx.VERL_READ)}."
+    )
+    return intro + "\n\n" + table(header, rows) + "\n\n" + trainers + "\n\n" + read
+
+
+def clip_higher(clip: gx.ClipPractice) -> str:
+    """The highest probability a token with a positive advantage can reach before the upper clip stops it."""
+
+    def ceiling(value: float) -> str:
+        return "1.0 (the clip never binds)" if value == 1.0 else _number(value)
+
+    rows = [[_number(c.pi_old), ceiling(c.symmetric), ceiling(c.higher)] for c in clip.ceilings]
+    header = [
+        "π<sub>θold</sub>(token)",
+        f"highest π<sub>θ</sub>, clip at 1 + ε (ε = {_number(clip.eps)})",
+        f"highest π<sub>θ</sub>, clip-higher (ε<sub>high</sub> = {_number(clip.eps_high)})",
+    ]
+    return table(header, rows) + "\n\nThe probabilities are DAPO's own illustration."
+
+
+BLOCKS: Blocks = {"kl-estimators": kl_estimators, "loss-aggregation": loss_aggregation, "clip-higher": clip_higher}
+
+# ---------------------------------------------------------------- the interactive KL estimators
+
+# The reader types probabilities down to a millionth (ratios up to a million); the slider moves in
+# thousandths. The drawing spans log ratios from -3 to 3 (r from about 1/20 to 20) and estimates from
+# -3 to 5, where k3 has left the frame on both sides and k1's sign is plain.
+MIN_PROBABILITY = 1e-6
+SLIDER_STEP = 0.001
+LOG_RATIO_RANGE = (-3, 3)
+ESTIMATE_RANGE = (-3.0, 5.0)
+# The probabilities whose every pair the script's port is checked against numpy on: 64 points, from ratios
+# of a millionth to a million, both probabilities 1, and the slider's ends.
+CHECK_PROBABILITIES = (MIN_PROBABILITY, SLIDER_STEP, 0.05, 0.25, 0.5, 0.8, 0.999, 1.0)
+
+CAPTION = (
+    "**One token, three estimators.** Move the probability that the policy in training, π<sub>θ</sub>, and the "
+    "frozen reference, π<sub>ref</sub>, give the next token: k1 follows the log ratio down below zero, k3 never "
+    "goes there. Printed or without JavaScript, the table shows the estimators grpo_examples computed when the "
+    "book was built; interactive, your browser recomputes them from the probabilities shown."
+)
+
+
+def _row(point: gx.KlPoint) -> list[str]:
+    return [
+        _number(point.log_ratio, signed=True),
+        _number(point.ratio),
+        _number(point.k1, signed=True),
+        _number(point.k2),
+        _number(point.k3),
+    ]
+
+
+def static_table(kl: gx.Kl) -> str:
+    """The estimators for the worked token, then at every whole log ratio along the drawing's axis."""
+    low, high = LOG_RATIO_RANGE
+    worked = kl.worked
+    points = gx.kl_points((worked.log_ratio, *(float(x) for x in range(low, high + 1))))
+    header = ["log r", "r = π<sub>ref</sub> / π<sub>θ</sub>", "k1 = −log r", "k2 = (log r)² / 2", "k3 = r − 1 − log r"]
+    rows = [_row(point) for point in points]
+    rows[0][0] = f"**{rows[0][0]}** (token “{escape_markdown(worked.token)}”)"
+    return table(header, rows) + "\n\nEvery estimator depends on the token only through its log ratio."
+
+
+def kl_widget(kl: gx.Kl) -> Widget:
+    """The KL widget, `<!-- grpo:widget kl practice.kl -->` (docs/assets/javascripts/kl-widget.js draws it)."""
+    data = {
+        "context": kl.context,
+        "tokens": [{"token": t.token, "pi_theta": t.pi_theta, "pi_ref": t.pi_ref} for t in kl.tokens],
+        "min_probability": MIN_PROBABILITY,
+        "slider_step": SLIDER_STEP,
+        "log_ratio_range": [float(end) for end in LOG_RATIO_RANGE],
+        "estimate_range": list(ESTIMATE_RANGE),
+        "max_decimals": MAX_DECIMALS,
+        "numpy_points": [list(row) for row in gx.kl_check_points(CHECK_PROBABILITIES)],
+    }
+    return Widget("kl", static_table(kl), data, CAPTION)
+
+
+WIDGETS: Widgets = {"kl": kl_widget}

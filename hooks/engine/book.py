@@ -1,0 +1,59 @@
+"""The book as the engine sees it: the subjects a path can start with, and the chapters' layouts.
+
+hooks/events.py builds one Book from grpo_examples and hooks/chapters/ and hands it to the engine; nothing
+in the engine imports a chapter. A Book is compared by identity, so what is computed from it (the drift
+guard's index) can be cached on it for one build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from hooks.engine.contract import Blocks, Formulas, LayoutError, Widgets
+from hooks.engine.tree import Found, Subject, walk
+
+
+@dataclass(frozen=True, eq=False)
+class Book:
+    """What the wiring hands the engine."""
+
+    subjects: Mapping[str, Subject]
+    formulas: Formulas
+    blocks: Blocks
+    widgets: Widgets
+
+
+def formula_layout(book: Book, owner: object, field: str) -> Callable[..., str] | None:
+    """The layout that fills in the formula of owner's field (looked up along owner's classes), if any."""
+    for klass in type(owner).__mro__:
+        layout = book.formulas.get((klass, field))
+        if layout is not None:
+            return layout
+    return None
+
+
+def formula_fields(book: Book, owner: object) -> list[str]:
+    """The fields of owner that have a formula, for messages."""
+    return sorted({field.replace("_", "-") for klass, field in book.formulas if isinstance(owner, klass)})
+
+
+def formula(book: Book, found: Found) -> str | None:
+    """The TeX of the formula that computes what the path found; None if no layout draws it.
+
+    LayoutError (from the layout) when it cannot draw this one.
+    """
+    layout = formula_layout(book, found.owner, found.field)
+    return None if layout is None else layout(found.owner, *found.keys)
+
+
+def formulas_of(book: Book, start: Subject) -> Iterator[tuple[str, str]]:
+    """(path, TeX) for every formula of a subject that its layouts can fill in: for the drift guard's index."""
+    for named in walk(start):
+        layout = formula_layout(book, named.owner, named.field)
+        if layout is None or isinstance(named.value, Mapping):
+            continue
+        try:
+            yield named.path, layout(named.owner, *named.keys)
+        except LayoutError:
+            continue

@@ -1,0 +1,78 @@
+"""Every number a placeholder can print, so the drift guard can say which placeholder a typed number is.
+
+The index walks every subject's tree (hooks/engine/tree.py) for its numbers, then fills in every formula its
+layouts can draw for the numbers those show. It is cached on the Book, which lives for one version of the
+code (hooks/entry.py re-imports the hooks when grpo_examples or the hooks change), and it is built only
+when a page has a typed number to explain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from hooks.engine.book import Book, formulas_of
+from hooks.engine.tree import describe, walk
+
+_TEX_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+ROUND_OFF = Fraction(1, 10**12)  # a float computed to be 0.8 is the 0.8 typed (as hooks/engine/numbers.py decides)
+
+
+@dataclass(frozen=True)
+class Computed:
+    """One number a placeholder prints: the placeholder, what the number is, and its exact value."""
+
+    placeholder: str
+    what: str
+    value: Fraction
+    in_formula: bool
+
+
+@cache
+def computed_values(book: Book) -> tuple[Computed, ...]:
+    """Every number of every subject, then every number in every filled-in formula."""
+    values: list[Computed] = []
+    formulas: list[Computed] = []
+    for start in book.subjects.values():
+        try:
+            named = list(walk(start))
+            filled = list(formulas_of(book, start))
+        except ValueError:  # a data file that does not fit its schema: the page that uses it says so
+            continue
+        for item in named:
+            if isinstance(item.value, int | float | Fraction) and not isinstance(item.value, bool):
+                said = describe(item.owner, item.field)
+                what = f"{item.path}" + (f" ({said.rstrip('.')})" if said and not item.keys else "")
+                placeholder = f"<!-- grpo:value {item.path} -->"
+                values.append(Computed(placeholder, what, Fraction(item.value), False))
+        for path, tex in filled:
+            placeholder = f"<!-- grpo:formula {path} -->"
+            formulas.extend(_formula_numbers(tex, placeholder, f"a number in the formula of {path}"))
+    return tuple(values + formulas)
+
+
+def _formula_numbers(tex: str, placeholder: str, what: str) -> list[Computed]:
+    """The numbers a filled-in formula shows, but 0 and 1, which are everywhere."""
+    numbers = {Fraction(n) for n in _TEX_NUMBER.findall(tex)} - {Fraction(0), Fraction(1)}
+    return [Computed(placeholder, what, number, True) for number in sorted(numbers)]
+
+
+def matches(book: Book, value: Fraction, places: int | None, in_math: bool) -> list[Computed]:
+    """The computed numbers that value is, as written (rounded to `places` decimals, if given).
+
+    Same sign first, then the same magnitude; in a formula, the formulas first.
+    """
+    tolerance = Fraction(1, 2 * 10**places) if places is not None else ROUND_OFF
+
+    def near(computed: Computed, target: Fraction) -> bool:
+        return abs(computed.value - target) <= max(tolerance, ROUND_OFF * abs(target))
+
+    ranked = sorted(computed_values(book), key=lambda c: (c.in_formula != in_math, abs(abs(c.value) - abs(value))))
+    same = [c for c in ranked if near(c, value)]
+    opposite = [c for c in ranked if value != 0 and near(c, -value) and c not in same]
+    first: dict[str, Computed] = {}
+    for computed in same + opposite:
+        first.setdefault(computed.placeholder, computed)
+    return list(first.values())

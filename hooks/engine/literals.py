@@ -1,0 +1,192 @@
+"""What counts as a typed number in a line of a chapter: in its prose, and in its TeX.
+
+Prose is read with its code, comments, HTML tags, link targets and attribute lists blanked out (the
+columns stay where they were), then with what passes unmarked blanked too: arXiv ids, versions,
+dates, references into a text (section 4.1) and the 0/1 of a binary reward. What is left is scanned
+for decimals, fractions, signed numbers, percentages and scientific notation; unsigned integers are
+not typed numbers. A sign counts only where it is one: −2.0 is signed, G-1 and R1-Zero are not.
+TeX is read the same way, after its literal fractions (\\frac{4}{5}) and powers of ten (10^{-4}),
+and with its notation blanked: comments, lengths (0.5em), signed indices (\\sigma^{-1}), commands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hooks.engine import scan
+
+# Prose that is not prose: placeholders and other comments, HTML tags, link targets, attribute lists.
+_NOT_PROSE = re.compile(
+    r"<!--.*?-->"  # an HTML comment, a placeholder included (a literal marking is found before this)
+    r"|<code>.*?</code>"  # inline code written as HTML (to show $`...`$ without it being rendered)
+    r"|<[A-Za-z/][^>]*>"  # an HTML tag and its attributes
+    r"|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"  # a link's or an image's target, ](url "title")
+    r"|^\s*\[[^\]]+\]:\s*\S+"  # a reference definition's target, [id]: url
+    r"|\bhttps?://\S+"  # a bare URL
+    r"|\{:?\s*[.#][^}]*\}|\{[^}]*=[^}]*\}"  # an attribute list, { #id .class key=value }
+)
+
+# Numbers that pass unmarked, blanked out before the scan for typed numbers.
+_ACCEPTED = re.compile(
+    r"(?i:arxiv)[:\s]*\d{4}\.\d{4,5}(?:v\d+)?"  # arXiv:2402.03300v2
+    r"|(?<![\d.])\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?(?![\d.])"  # a bare arXiv id, 2402.03300
+    r"|(?<![\w.])v?\d+(?:\.\d+){2,}(?:[.+-]?[A-Za-z]+\d*)*"  # a version, 1.10.0.dev0
+    r"|(?<![\w.])v\d+(?:\.\d+)+"  # a version with its v, v0.4
+    r"|(?i:\b(?:versions?|release)\s+)\d+(?:\.\d+)+"  # version 0.14
+    r"|(?<![\d/-])\d{4}-\d{2}(?:-\d{2})?(?![\d-])"  # an ISO date, 2025-03-18
+    r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{2,4}(?![\d/])"  # a date, 18/03/2025
+    r"|(?i:(?:§|\b(?:sections?|chapters?|appendix|tables?|figures?|fig\.|eqs?\.|equations?|algorithms?"
+    r"|theorems?|lemmas?|steps?|pages?|pp?\.|lines?))\s*)"  # section 4.1, eq. 3, sections 4.1 and 4.2
+    r"\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?(?:\s*(?:,|and|or|to|–|-)\s*\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?)*"
+    r"|(?<![\w.])0/1(?![\d/.])"  # a 0/1 reward: the notation for a binary value, not a fraction
+)
+
+# Inside TeX: literal fractions and powers of ten first, then what is notation rather than a value.
+_TEX_FRACTION = re.compile(
+    r"\\[dt]?frac\s*(?:\{\s*(?P<num>[+\-]?\d+(?:\.\d+)?)\s*\}\s*\{\s*(?P<den>\d+(?:\.\d+)?)\s*\}"
+    r"|(?P<num1>\d)\s*(?P<den1>\d))"
+)
+_TEX_POWER_OF_TEN = re.compile(
+    r"(?:(?P<mantissa>\d+(?:\.\d+)?)\s*\\(?:times|cdot)\s*)?10\s*\^\s*(?:\{\s*(?P<exp>[+\-]?\d+)\s*\}|(?P<exp1>\d))"
+)
+_TEX_NOTATION = re.compile(
+    r"(?<!\\)%.*$"  # a TeX comment
+    r"|\d*\.?\d+\s*(?:em|ex|pt|mu|px|cm|mm|bp|pc|sp|dd)(?![A-Za-z])"  # a length, \hspace{0.5em}
+    r"|[\^_]\s*\{?\s*[+\-]\d+(?![.\d])"  # a signed index or exponent, \sigma^{-1}: notation, not a value
+    r"|\\[A-Za-z]+"  # a command name (its letters would glue to a number)
+)
+# TeX commands after which a sign is unary (A \approx -2.0), unlike after an operand (\mu - 1).
+_TEX_RELATIONS = {
+    "approx", "leq", "geq", "le", "ge", "ne", "neq", "sim", "simeq", "equiv", "to", "in", "times", "cdot",
+    "pm", "mp", "quad", "qquad", "left", "big", "Big", "bigg", "Bigg", "coloneqq", "mapsto", "gets",
+}  # fmt: skip
+
+NUMBER = re.compile(
+    r"(?P<sign>[+\-−])?"
+    r"(?P<body>\d+(?:\.\d+)?[eE][+\-−]?\d+"  # 1e-4, 2.5E3
+    r"|\d+(?:\.\d+)?/\d+(?:\.\d+)?"  # 4/5
+    r"|\d*\.\d+"  # 0.8, .5
+    r"|\d+)"  # 4
+    r"(?P<percent>\\?%)?"
+)
+SCIENTIFIC = "scientific notation"
+_OPERAND_END = re.compile(r"[\w)\]}|!'.]")
+
+
+@dataclass(frozen=True)
+class TypedNumber:
+    """A number as written in the source, where it stands, what kind it is and its exact value."""
+
+    line: int
+    column: int  # 1-based, as editors count
+    text: str
+    kind: str
+    value: Fraction
+    places: int | None  # decimals shown (the value is rounded to these), None when exact as written
+    in_math: bool
+    display: bool = False
+
+
+def blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def in_prose(text: str, number: int, spans: list[scan.Span]) -> list[TypedNumber]:
+    """The typed numbers of one prose line (its inline formulas included), given its code and math spans."""
+    if not any(character.isdigit() for character in text):
+        return []  # most lines: nothing to scan
+    numbers: list[TypedNumber] = []
+    masked = text
+    for span in spans:
+        if span.is_math:
+            tex_start = span.start + len(re.match(r"\$`+", text[span.start :]).group())  # type: ignore[union-attr]
+            tex = text[tex_start : span.end].rstrip("`$").ljust(span.end - tex_start)
+            numbers += in_tex(tex, number, tex_start)
+        masked = blank(masked, span.start, span.end)
+    for region in [*_NOT_PROSE.finditer(masked), *_ACCEPTED.finditer(masked)]:
+        masked = blank(masked, region.start(), region.end())
+    numbers += _numbers(masked, number, 0, in_math=False)
+    return sorted(numbers, key=lambda n: n.column)
+
+
+def in_tex(tex: str, number: int, offset: int = 0, display: bool = False) -> list[TypedNumber]:
+    """The typed numbers of one line of TeX; columns are counted from `offset` in the source line."""
+    found: list[TypedNumber] = []
+    for match in _TEX_FRACTION.finditer(tex):
+        num, den = match.group("num") or match.group("num1"), match.group("den") or match.group("den1")
+        if Fraction(den) != 0:
+            value = Fraction(num) / Fraction(den)
+            found.append(
+                TypedNumber(number, offset + match.start() + 1, match.group(), "fraction", value, None, True, display)
+            )
+        tex = blank(tex, match.start(), match.end())
+    for match in _TEX_POWER_OF_TEN.finditer(tex):
+        exponent = int(match.group("exp") or match.group("exp1"))
+        if match.group("mantissa") or exponent < 0:
+            value = Fraction(match.group("mantissa") or 1) * Fraction(10) ** exponent
+            column = offset + match.start() + 1
+            found.append(TypedNumber(number, column, match.group(), SCIENTIFIC, value, None, True, display))
+        tex = blank(tex, match.start(), match.end())
+    relations = [m for m in _TEX_NOTATION.finditer(tex) if m.group().lstrip("\\") in _TEX_RELATIONS]
+    for match in _TEX_NOTATION.finditer(tex):
+        tex = blank(tex, match.start(), match.end())
+    for match in relations:  # a relation stays visible to the sign test as a '=' would
+        tex = tex[: match.end() - 1] + "=" + tex[match.end() :]
+    found += _numbers(tex, number, offset, in_math=True, display=display)
+    return sorted(found, key=lambda n: n.column)
+
+
+def _numbers(masked: str, number: int, offset: int, in_math: bool, display: bool = False) -> Iterator[TypedNumber]:
+    """Typed numbers in text whose other parts are blanked; unsigned integers are not typed numbers."""
+    for match in NUMBER.finditer(masked):
+        start, body = match.start(), match.group("body")
+        sign = match.group("sign") or ""
+        before = masked[:start].rstrip() if in_math else masked[:start]
+        if sign and before and _OPERAND_END.match(before[-1]):
+            start, sign = start + 1, ""  # a binary minus (G - 1, R1-Zero), not a sign
+        if not in_math and _glued_to_a_word(masked, start):
+            continue  # part of a name: Qwen2.5, R1, Llama-3.1
+        kind = _kind(body, sign, bool(match.group("percent")))
+        if kind is None:
+            continue
+        value, places = _value(body, sign, bool(match.group("percent")))
+        text = masked[start : match.end()]
+        yield TypedNumber(number, offset + start + 1, text, kind, value, places, in_math, display)
+
+
+def _glued_to_a_word(text: str, start: int) -> bool:
+    before = text[max(0, start - 2) : start]
+    return bool(re.search(r"[A-Za-z_]$|[A-Za-z][-.]$", before))
+
+
+def _kind(body: str, sign: str, percent: bool) -> str | None:
+    if re.search(r"[eE]", body):
+        kind = SCIENTIFIC
+    elif "/" in body:
+        kind = "fraction"
+    elif "." in body:
+        kind = "decimal"
+    elif percent:
+        kind = "percentage"
+    else:
+        return "signed number" if sign else None
+    return f"signed {kind}" if sign and kind != SCIENTIFIC else kind
+
+
+def _value(body: str, sign: str, percent: bool) -> tuple[Fraction, int | None]:
+    body = body.replace("−", "-")
+    if re.search(r"[eE]", body):
+        mantissa, exponent = re.split(r"[eE]", body)
+        value, places = Fraction(mantissa) * Fraction(10) ** int(exponent), None
+    elif "/" in body:
+        numerator, denominator = body.split("/")
+        value = Fraction(numerator) / Fraction(denominator) if Fraction(denominator) else Fraction(0)
+        places = None
+    else:
+        value, places = Fraction(body), len(body.partition(".")[2])
+    if percent:
+        value, places = value / 100, (places or 0) + 2
+    return (-value if sign in "-−" and sign else value), places

@@ -1,0 +1,121 @@
+"""Every number the book prints is formatted here, the same way on every page.
+
+A value is shown with the fewest decimals (at least one, at most MAX_DECIMALS) that show it exactly;
+one that needs more is rounded and flagged, so the page can write '≈' instead of '='.
+Advantages carry a sign (+0.5, −2.0); prose uses the typographic minus, TeX a plain '-'.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+MAX_DECIMALS = 4
+MINUS = "\u2212"
+_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+]
+
+
+@dataclass(frozen=True)
+class Decimal:
+    """A number as shown: its digits (no sign), its sign, and whether the digits are exact."""
+
+    digits: str
+    negative: bool
+    exact: bool
+
+    def prose(self, signed: bool = False) -> str:
+        """For HTML text: '−2.0', '+0.5' when signed, '≈ 0.4472' when rounded."""
+        return ("" if self.exact else "≈ ") + self._sign(signed, MINUS) + self.digits
+
+    def tex(self, signed: bool = False) -> str:
+        """For a formula: '-2.0', '+0.5' when signed (the caller writes '\\approx' when inexact)."""
+        return self._sign(signed, "-") + self.digits
+
+    @property
+    def relation(self) -> str:
+        """The TeX relation that leads to this value: '=' when exact, '\\approx' when rounded."""
+        return "=" if self.exact else r"\approx"
+
+    def _sign(self, signed: bool, minus: str) -> str:
+        if self.negative:
+            return minus
+        return "+" if signed and self.digits.strip("0.") else ""
+
+
+def decimal(value: Fraction | float | int, max_decimals: int = MAX_DECIMALS) -> Decimal:
+    """The shortest exact decimal of value with 1..max_decimals places, else value rounded to max_decimals.
+
+    A float counts as exact at d places when it lies within round-off (1e-12 relative) of a
+    d-place decimal: 0.4999999999999999 is the 0.5 it was computed to be. NaN and infinity are refused
+    (ValueError): a page never prints "nan".
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"cannot print {value}: the computation gave no finite number")
+    for places in range(1, max_decimals + 1):
+        rounded = _round(value, places)
+        if _is_exact(value, rounded):
+            return _decimal(rounded, places, exact=True)
+    return _decimal(_round(value, max_decimals), max_decimals, exact=False)
+
+
+def _round(value: Fraction | float | int, places: int) -> Fraction | float:
+    if isinstance(value, (Fraction, int)):
+        return round(Fraction(value), places)
+    return round(float(value), places)
+
+
+def _is_exact(value: Fraction | float | int, rounded: Fraction | float) -> bool:
+    if isinstance(value, (Fraction, int)):
+        return value == rounded
+    return abs(value - rounded) <= 1e-12 * max(1.0, abs(value))
+
+
+def _decimal(rounded: Fraction | float, places: int, exact: bool) -> Decimal:
+    if isinstance(rounded, Fraction):  # digit by digit: through a float, 10**40 would print as 1000...0752.0
+        scaled = int(rounded * 10**places)  # exact: rounded has at most `places` decimals
+        whole, part = divmod(abs(scaled), 10**places)
+        text = f"{'-' if scaled < 0 else ''}{whole}.{part:0{places}d}"
+    else:
+        text = f"{float(rounded):.{places}f}"
+    negative = text.startswith("-") and text.strip("-0.") != ""
+    return Decimal(digits=text.lstrip("-"), negative=negative, exact=exact)
+
+
+def reward_tex(reward: Fraction) -> str:
+    """A reward as the chapter writes it: 1 and 0 as integers, others as decimals."""
+    return str(reward.numerator) if reward.denominator == 1 else decimal(reward).tex()
+
+
+def count_words(count: int) -> str:
+    """'four' for 4: counts up to sixteen in words, as prose writes them; larger ones in digits."""
+    return _WORDS[count] if 0 <= count < len(_WORDS) else str(count)
+
+
+def times_words(ratio: Fraction | float) -> str:
+    """'four times' for 4, '1.5 times' for 1.5, 'as much as' for 1."""
+    if isinstance(ratio, float) and _is_exact(ratio, float(round(ratio))):
+        ratio = Fraction(round(ratio))  # a float ratio that is a whole number up to round-off: 4.999999999999999
+    if ratio == 1:
+        return "as much as"
+    if isinstance(ratio, Fraction) and ratio.denominator == 1:
+        return f"{count_words(ratio.numerator)} times"
+    return f"{decimal(ratio).prose()} times"

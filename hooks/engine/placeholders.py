@@ -1,0 +1,358 @@
+"""The placeholders a chapter writes, and their expansion into Markdown.
+
+    <!-- grpo:value easy.advantage.wrong -->            a number in a sentence: −2.0
+    <!-- grpo:value easy.count.correct as=words -->     the same, in words: four
+    <!-- grpo:formula easy.advantage.wrong display -->  the formula that computes it, filled in (displayed)
+    <!-- grpo:block worked-example easy -->             a whole block, on a line of its own
+    <!-- grpo:widget group easy hard -->                an interactive figure, on a line of its own
+    <!-- grpo:check easy.claims.wrong-is-rare -->       nothing; the build fails if the claim is false
+
+A path names a value in a model (hooks/engine/tree.py). One regular expression finds the placeholders, a
+dispatch on the kind calls one small function each, and anything unknown is an error that says what there is.
+HTML comments collide with neither TeX braces nor Markdown, and a page viewed raw hides them. They expand in
+prose only: inside code they stay as written, so a page can document them; inside math they are an error.
+Nothing on a page is ever evaluated: names are looked up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from grpo_examples import Undefined
+from hooks.engine import guide, scan
+from hooks.engine.book import Book, formula, formula_fields
+from hooks.engine.contract import LayoutError
+from hooks.engine.markdown import escape_attribute, escape_markdown, note
+from hooks.engine.numbers import MAX_DECIMALS, count_words, decimal, times_words
+from hooks.engine.tree import Found, PathError, describe, public_names, resolve, suggest
+from hooks.engine.widget import figure
+
+MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
+# Any comment that starts like a placeholder is one: <!-- GRPO:..., <!-- grpoo:... are slips to report, not
+# comments to keep (a misspelt placeholder would otherwise vanish from the page without a word).
+OPENING = re.compile(r"<!--\s*grpo", re.IGNORECASE)
+
+
+class PlaceholderError(Exception):
+    """A placeholder that cannot be expanded: the message says why and what to write instead."""
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """One parsed marker: its kind, its positional arguments and its key=value options."""
+
+    kind: str
+    args: tuple[str, ...]
+    options: dict[str, str]
+    text: str
+
+
+@dataclass
+class Expansion:
+    """What one placeholder wrote, and the subjects (groups, chapters) its numbers came from."""
+
+    markdown: str
+    used: set[str] = field(default_factory=set)
+
+
+def parse(text: str) -> Placeholder:
+    """`<!-- grpo:kind arg ... key=value -->` into its parts."""
+    match = MARKER.fullmatch(text)
+    if match is None:
+        lower = " (grpo in lower case)" if MARKER.fullmatch(re.sub("grpo", "grpo", text, flags=re.IGNORECASE)) else ""
+        raise PlaceholderError(f"malformed placeholder: write <!-- grpo:kind arguments -->{lower}")
+    words = match.group("body").split()
+    if not words:
+        raise PlaceholderError("empty placeholder: name a kind after 'grpo:' (" + ", ".join(KINDS) + ")")
+    kind, rest = words[0], words[1:]
+    options = dict(word.split("=", 1) for word in rest if "=" in word)
+    args = tuple(word for word in rest if "=" not in word)
+    return Placeholder(kind, args, options, text)
+
+
+USAGE = {
+    "value": "<!-- grpo:value easy.mean --> or <!-- grpo:value easy.count.correct as=words -->",
+    "formula": "<!-- grpo:formula easy.mean --> or <!-- grpo:formula easy.mean display -->",
+    "check": "<!-- grpo:check easy.claims.wrong-is-rare -->",
+}
+
+
+def _only(placeholder: Placeholder, args: int, options: set[str]) -> None:
+    if len(placeholder.args) != args:
+        got = " ".join(placeholder.args) or "nothing"
+        usage = f"; write {USAGE[placeholder.kind]}" if placeholder.kind in USAGE else ""
+        raise PlaceholderError(f"grpo:{placeholder.kind} takes {args} path(s), got {len(placeholder.args)}: {got!r}{usage}")
+    extra = set(placeholder.options) - options
+    if extra:
+        known = ", ".join(sorted(options)) or "none"
+        raise PlaceholderError(f"grpo:{placeholder.kind} has no option {sorted(extra)[0]!r} (options: {known})")
+
+
+def _find(book: Book, path: str) -> Found:
+    try:
+        return resolve(book.subjects, path)
+    except PathError as error:
+        raise PlaceholderError(str(error)) from None
+    except ValueError as error:  # grpo_examples refuses its data (a data file that does not fit its schema)
+        raise PlaceholderError(f"{path}: {error}") from None
+
+
+def _not_a_number(found: Found) -> PlaceholderError | None:
+    value = found.value
+    if isinstance(value, Undefined):
+        return PlaceholderError(f"{found.path} is not defined here: {value.reason}")
+    if isinstance(value, bool):
+        return PlaceholderError(f"{found.path} is a claim (true or false): write <!-- grpo:check {found.path} -->")
+    if dataclasses.is_dataclass(value):
+        names = ", ".join(name.replace("_", "-") for name in public_names(type(value)))
+        return PlaceholderError(f"{found.path} is a {type(value).__name__}: name one of its fields ({names})")
+    if isinstance(value, Mapping):
+        keys = ", ".join(map(str, value))
+        return PlaceholderError(f"{found.path} holds several values: name one ({keys})")
+    if not isinstance(value, str | int | float | Fraction):
+        return PlaceholderError(f"{found.path} is a {type(value).__name__}, not a number or a text a sentence can hold")
+    return None
+
+
+def shown(found: Found, style: str | None) -> str:
+    """The value as a sentence holds it: formatted as its declared type says, or in words."""
+    problem = _not_a_number(found)
+    if problem is not None:
+        raise problem
+    value = found.value
+    if style not in (None, "words"):
+        raise PlaceholderError(f"unknown format as={style!r}: write as=words, or nothing for digits")
+    if isinstance(value, str):
+        return escape_markdown(value)
+    assert isinstance(value, int | float | Fraction)
+    if style == "words":
+        return count_words(value) if isinstance(value, int) else times_words(value)
+    if isinstance(value, int):
+        return str(value)
+    return decimal(value, found.meaning.places or MAX_DECIMALS).prose(signed=found.meaning.signed)
+
+
+def value(book: Book, placeholder: Placeholder, line: str) -> Expansion:
+    """A formatted number (or text) inside a sentence, with the expression behind it as a tooltip."""
+    _only(placeholder, 1, {"as"})
+    found = _find(book, placeholder.args[0])
+    text = shown(found, placeholder.options.get("as"))
+    title = escape_attribute(f"Computed at build time: {found.expression}")
+    return Expansion(f'<span class="grpo-value" title="{title}">{text}</span>', {found.subject.name})
+
+
+def formula_(book: Book, placeholder: Placeholder, line: str) -> Expansion:
+    """The formula that computes a value, filled in with its numbers: inline, or displayed with `display`."""
+    display = "display" in placeholder.args
+    args = tuple(a for a in placeholder.args if a != "display")
+    _only(dataclasses.replace(placeholder, args=args), 1, set())
+    found = _find(book, args[0])
+    try:
+        tex = formula(book, found)
+    except LayoutError as error:
+        raise PlaceholderError(f"{found.path}: {error}") from None
+    if tex is None:
+        fields = formula_fields(book, found.owner)
+        listed = f"its formulas: {', '.join(fields)}" if fields else "it has none"
+        owner = found.path.rsplit(".", 1 + len(found.keys))[0]
+        raise PlaceholderError(f"no formula computes {found.path} ({listed}, after {owner}.)")
+    if display:
+        _alone(placeholder, line)
+        return Expansion(f"```math\n{tex}\n```", {found.subject.name})
+    return Expansion(f"$`{tex}`$", {found.subject.name})
+
+
+def _example_path(book: Book, kind: type) -> str:
+    """A path that names a node of this type, to show in a message, or ''."""
+    for name, start in book.subjects.items():
+        node = start.call()
+        if isinstance(node, kind):
+            return name
+        if dataclasses.is_dataclass(node):
+            for attribute in public_names(type(node)):
+                if isinstance(getattr(node, attribute), kind):
+                    return f"{name}.{attribute.replace('_', '-')}"
+    return ""
+
+
+def _call(book: Book, what: str, name: str, layout: Callable[..., Any], paths: tuple[str, ...]) -> tuple[Any, list[Found]]:
+    """layout(*the nodes the paths name), once their number and types are those of its signature."""
+    hints = typing.get_type_hints(layout)
+    parameters = list(inspect.signature(layout).parameters.values())
+    fixed = [p for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    more = next((p for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+    expected = [hints[p.name] for p in fixed] + ([hints[more.name]] * max(0, len(paths) - len(fixed)) if more else [])
+    types = [hints[p.name] for p in fixed] + ([hints[more.name]] if more else [])
+    names = " ".join(t.__name__ for t in types) + (" ..." if more else "")
+    example = " ".join(_example_path(book, t) for t in types)
+    usage = f"<!-- grpo:{what} {name} {example} -->" if example.strip() else f"<!-- grpo:{what} {name} -->"
+    if len(paths) < len(fixed) or (more is None and len(paths) > len(fixed)):
+        takes = f"{names} ({'one or more' if more and not fixed else 'at least ' + str(len(fixed)) if more else len(fixed) or 'nothing'})"
+        raise PlaceholderError(f"{what} {name!r} draws {takes}, got {len(paths)} path(s): write {usage}")
+    found = [_find(book, path) for path in paths]
+    for item, kind in zip(found, expected, strict=True):
+        if not isinstance(item.value, kind):
+            got = type(item.value).__name__
+            raise PlaceholderError(f"{what} {name!r} draws a {kind.__name__}, and {item.path} is a {got}: write {usage}")
+    try:
+        return layout(*(item.value for item in found)), found
+    except LayoutError as error:
+        raise PlaceholderError(f"{what} {name!r}: {error}") from None
+
+
+def _provenance(found: list[Found]) -> str:
+    expressions = list(dict.fromkeys(item.expression for item in found))
+    sources = list(dict.fromkeys(item.subject.data for item in found))
+    return note(expressions, sources)
+
+
+def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
+    """A whole computed block (worked steps, a table, a plot) drawn from the nodes its paths name."""
+    _alone(placeholder, line)
+    _only(dataclasses.replace(placeholder, args=placeholder.args[1:]), len(placeholder.args[1:]), set())
+    if not placeholder.args:
+        raise PlaceholderError("grpo:block needs a block name: " + ", ".join([*book.blocks, *guide.BLOCKS]))
+    name, *paths = placeholder.args
+    if name in guide.BLOCKS:
+        try:
+            return Expansion(guide.BLOCKS[name](book, *paths))
+        except guide.GuideError as error:
+            raise PlaceholderError(str(error)) from None
+    if name not in book.blocks:
+        known = [*book.blocks, *guide.BLOCKS]
+        raise PlaceholderError(f"unknown block {name!r}{suggest(name, known)} (blocks: {', '.join(known)})")
+    markdown, found = _call(book, "block", name, book.blocks[name], tuple(paths))
+    return Expansion(f"{markdown}\n\n{_provenance(found)}", {item.subject.name for item in found})
+
+
+def widget(book: Book, placeholder: Placeholder, line: str) -> Expansion:
+    """An interactive figure drawn from the nodes its paths name (hooks/engine/widget.py writes the figure)."""
+    _alone(placeholder, line)
+    _only(dataclasses.replace(placeholder, args=placeholder.args[1:]), len(placeholder.args[1:]), set())
+    if not placeholder.args:
+        raise PlaceholderError("grpo:widget needs a widget name: " + ", ".join(book.widgets))
+    name, *paths = placeholder.args
+    if name not in book.widgets:
+        raise PlaceholderError(f"unknown widget {name!r}{suggest(name, list(book.widgets))} (widgets: {', '.join(book.widgets)})")
+    drawn, found = _call(book, "widget", name, book.widgets[name], tuple(paths))
+    return Expansion(figure(drawn, _provenance(found)), {item.subject.name for item in found})
+
+
+def check(book: Book, placeholder: Placeholder, line: str) -> Expansion:
+    """Nothing on the page; the build fails if the prose's claim is false in the model."""
+    _only(placeholder, 1, set())
+    found = _find(book, placeholder.args[0])
+    if isinstance(found.value, Undefined):
+        raise PlaceholderError(f"{found.path} is not defined here: {found.value.reason}")
+    if not isinstance(found.value, bool):
+        raise PlaceholderError(
+            f"{found.path} is not a claim (true or false): grpo:check takes a claim, such as easy.claims.binary"
+        )
+    if not found.value:
+        said = describe(found.owner, found.field)
+        what = f" ({said.rstrip('.')})" if said else ""
+        raise PlaceholderError(
+            f"the prose claims {found.path}{what}, but the model says otherwise: rewrite the sentence, or the data "
+            f"({found.subject.data})"
+        )
+    return Expansion("", {found.subject.name})
+
+
+def _alone(placeholder: Placeholder, line: str) -> None:
+    if line.strip() != placeholder.text:
+        raise PlaceholderError(f"grpo:{placeholder.kind} makes a block: put it on a line of its own")
+
+
+KINDS: dict[str, Callable[[Book, Placeholder, str], Expansion]] = {
+    "value": value,
+    "formula": formula_,
+    "block": block,
+    "widget": widget,
+    "check": check,
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A placeholder or a formula of a page that stops the build: the line, what is wrong, the offending text."""
+
+    line: int
+    message: str
+    offending: str
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """The page's Markdown with every placeholder expanded, for each output line the source line, every
+    problem found on the way, and the subjects the page's numbers came from."""
+
+    markdown: str
+    source_lines: list[int]
+    problems: list[Problem]
+    used: frozenset[str]
+
+
+def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set[str]) -> str:
+    if line.fence == "code":
+        return line.text
+    text, out, pos = line.text, [], 0
+    spans = [] if line.fence == "math" else scan.code_spans(text)
+    for opening in OPENING.finditer(text):
+        start = opening.start()
+        if start < pos:
+            continue
+        inside = next((s for s in spans if s.start <= start < s.end), None)
+        end = text.find("-->", start)
+        offending = text[start : end + 3] if end >= 0 else text[start:]
+        if inside is not None and not inside.is_math:
+            continue  # in inline code: shown as written
+        if line.fence == "math" or inside is not None:
+            problems.append(Problem(line.number, "placeholders do not expand inside math; use <!-- grpo:formula ... -->", offending))
+            break
+        if end < 0:
+            problems.append(Problem(line.number, "unclosed placeholder: it needs '-->' on the same line", offending))
+            break
+        out.append(text[pos:start])
+        pos = end + 3
+        try:
+            placeholder = parse(offending)
+            if placeholder.kind not in KINDS:
+                raise PlaceholderError(
+                    f"unknown placeholder kind {placeholder.kind!r}{suggest(placeholder.kind, list(KINDS))} "
+                    f"(kinds: {', '.join(KINDS)})"
+                )
+            expansion = KINDS[placeholder.kind](book, placeholder, text)
+        except PlaceholderError as error:
+            problems.append(Problem(line.number, str(error), offending))
+            continue
+        out.append(expansion.markdown)
+        used |= expansion.used
+    out.append(text[pos:])
+    expanded = "".join(out)
+    if expanded != text and "\n" in expanded:
+        indent = text[: len(text) - len(text.lstrip())]
+        expanded = "\n".join(indent + part if part else part for part in expanded.lstrip().split("\n"))
+    return expanded
+
+
+def expand(book: Book, markdown: str, first_line: int = 1) -> Expanded:
+    """Every placeholder of the page replaced by what it computes, and every problem on the way.
+
+    first_line is the source line the Markdown starts on (MkDocs strips the front matter first).
+    """
+    out: list[str] = []
+    source_lines: list[int] = []
+    problems: list[Problem] = []
+    used: set[str] = set()
+    for line in scan.lines(markdown, first_line):
+        for part in _expand_line(book, line, problems, used).split("\n"):
+            out.append(part)
+            source_lines.append(line.number)
+    return Expanded("\n".join(out), source_lines, problems, frozenset(used))

@@ -1,0 +1,276 @@
+"""The one resolver: a placeholder's path walked through a model's tree of frozen dataclasses.
+
+    easy.advantage.wrong   ->  grpo_examples.group('easy').advantage['wrong']
+    ppo.gae.tokens.2.delta ->  grpo_examples.chapter('ppo').gae.tokens[2].delta
+
+The first word names a subject (a group or a chapter: hooks/events.py hands them over); each further word is
+an attribute of a dataclass (a field or a property, with '-' for '_'), a key of a mapping, or an index of a
+tuple. The walk also writes the Python expression that makes the value (the provenance a reader is shown,
+and can paste into a Python session) and keeps the declared type of each step, whose annotations
+(grpo_examples/quantities.py) say how the value is shown.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import inspect
+import textwrap
+import types
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from grpo_examples import Rounded, Sign, Undefined
+
+Leaf = bool | int | float | Fraction | str
+
+
+class PathError(Exception):
+    """A path that names nothing in its model: the message lists what there is, and the closest name."""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A name a path starts with, the call that makes its model, and where its data comes from."""
+
+    name: str
+    call: Callable[[], object]
+    expression: str  # the call as a reader writes it: grpo_examples.group('easy')
+    data: str  # the data file (and table) the model reads: grpo_examples/data/groups.toml [easy]
+
+
+def subject(name: str, function: Callable[..., object], *args: object, data: str) -> Subject:
+    """A subject whose model is function(*args); its expression is derived from the function's own name."""
+    expression = f"grpo_examples.{function.__name__}({', '.join(repr(a) for a in args)})"
+    return Subject(name, lambda: function(*args), expression, data)
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """How a number is shown, read off its declared type: signed, and at most `places` decimals."""
+
+    signed: bool = False
+    places: int | None = None
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a path leads: the value, its declared type and what that says, the expression that makes it,
+    and the last dataclass on the way with the field taken from it and the keys after (for formulas)."""
+
+    path: str
+    value: object
+    meaning: Meaning
+    expression: str
+    subject: Subject
+    owner: object
+    field: str
+    keys: tuple[str, ...]
+
+
+def resolve(subjects: Mapping[str, Subject], path: str) -> Found:
+    """Walk the path; PathError, with the names there are, where it leaves the tree."""
+    head, *steps = path.split(".")
+    if head not in subjects:
+        raise PathError(f"unknown name {head!r}{suggest(head, subjects)}; a path starts with one of {', '.join(subjects)}")
+    start = subjects[head]
+    node: object = model(start)
+    kind: Any = object
+    expression, owner, field, keys = start.expression, node, "", ()
+    walked = head
+    for step in steps:
+        if isinstance(node, Undefined):
+            raise PathError(f"{walked} is not defined here: {node.reason}")
+        if dataclasses.is_dataclass(node):
+            names = public_names(type(node))
+            attribute = step.replace("-", "_")
+            if attribute not in names:
+                raise PathError(f"{walked} has no {step!r}{suggest(step, _shown(names))} (it has {', '.join(_shown(names))})")
+            owner, field, keys = node, attribute, ()
+            kind, node = names[attribute], getattr(node, attribute)
+            expression += f".{attribute}"
+        elif isinstance(node, Mapping):
+            key = _key(node, step)
+            if key is None:
+                keys_there = [str(k) for k in node]
+                raise PathError(
+                    f"{walked} has no {step!r}{suggest(step, keys_there)} (it has {', '.join(keys_there) or 'nothing'})"
+                )
+            kind, node = _item_type(kind), node[key]
+            keys = (*keys, step)
+            expression += f"[{key!r}]"
+        elif isinstance(node, tuple | list) and not isinstance(node, str):
+            if not step.isdigit() or int(step) >= len(node):
+                raise PathError(f"{walked} is a list of {len(node)}: write an index from 0 to {len(node) - 1}, not {step!r}")
+            kind, node = _item_type(kind), node[int(step)]
+            keys = (*keys, step)
+            expression += f"[{int(step)}]"
+        else:
+            raise PathError(f"{walked} is {_what(node)}: it has no {step!r}")
+        walked += "." + step
+    return Found(path, node, meaning(kind), expression, start, owner, field, keys)
+
+
+def model(start: Subject) -> object:
+    """The subject's model (grpo_examples caches it)."""
+    return start.call()
+
+
+def _key(mapping: Mapping[Any, Any], step: str) -> object:
+    if step in mapping:
+        return step
+    if step.lstrip("-").isdigit() and int(step) in mapping:
+        return int(step)
+    return None
+
+
+def _what(node: object) -> str:
+    if isinstance(node, bool):
+        return "a claim (true or false)"
+    if isinstance(node, str):
+        return "a text"
+    if isinstance(node, int | float | Fraction):
+        return "a number"
+    return f"a {type(node).__name__}"
+
+
+def _shown(names: Mapping[str, object] | list[str]) -> list[str]:
+    return [name.replace("_", "-") for name in names]
+
+
+def suggest(name: str, known: Mapping[str, object] | list[str]) -> str:
+    """'; did you mean "easy"?' when a known name is close to name, else nothing."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+@cache
+def public_names(cls: type) -> dict[str, Any]:
+    """A dataclass's public fields and properties, each with its declared type (annotations kept)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    names: dict[str, Any] = {f.name: hints[f.name] for f in dataclasses.fields(cls) if not f.name.startswith("_")}
+    for klass in reversed(cls.__mro__):
+        for name, member in vars(klass).items():
+            if isinstance(member, property) and not name.startswith("_") and member.fget is not None:
+                names[name] = typing.get_type_hints(member.fget, include_extras=True).get("return", object)
+    return names
+
+
+def _bare(kind: Any) -> Any:
+    """The type without its annotations and without Undefined or None in a union (what a walk descends into)."""
+    if typing.get_origin(kind) is typing.Annotated:
+        return _bare(typing.get_args(kind)[0])
+    if typing.get_origin(kind) in (types.UnionType, typing.Union):
+        rest = [a for a in typing.get_args(kind) if a not in (Undefined, type(None))]
+        return _bare(rest[0]) if len(rest) == 1 else kind
+    return kind
+
+
+def _item_type(kind: Any) -> Any:
+    """The declared type of an item of a mapping (its values) or a tuple."""
+    bare = _bare(kind)
+    args = typing.get_args(bare)
+    origin = typing.get_origin(bare)
+    if origin is tuple and args:
+        return args[0]
+    if origin is not None and len(args) == 2:
+        return args[1]
+    return object
+
+
+def meaning(kind: Any) -> Meaning:
+    """What the annotations of a declared type say: grpo_examples' Sign and Rounded, wherever they sit in it."""
+    signed, places = False, None
+    stack = [kind]
+    while stack:
+        current = stack.pop()
+        if typing.get_origin(current) is typing.Annotated:
+            base, *metadata = typing.get_args(current)
+            signed = signed or any(isinstance(m, Sign) for m in metadata)
+            places = next((m.places for m in metadata if isinstance(m, Rounded)), places)
+            stack.append(base)
+        elif typing.get_origin(current) in (types.UnionType, typing.Union):
+            stack.extend(typing.get_args(current))
+    return Meaning(signed, places)
+
+
+@cache
+def field_docs(cls: type) -> dict[str, str]:
+    """Each field's docstring (the string right under it in the class body) and each property's, by name."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if klass is object:
+            continue
+        for name, member in vars(klass).items():
+            if isinstance(member, property) and member.__doc__:
+                docs[name] = inspect.cleandoc(member.__doc__)
+        try:
+            body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0]
+        except (OSError, TypeError, IndexError):
+            continue
+        if not isinstance(body, ast.ClassDef):
+            continue
+        for statement, following in zip(body.body, body.body[1:], strict=False):
+            if (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                docs[statement.target.id] = inspect.cleandoc(following.value.value)
+    return docs
+
+
+def describe(owner: object, field: str) -> str:
+    """The first sentence of a field's docstring, for messages and the guide; '' if it has none."""
+    doc = field_docs(type(owner)).get(field, "") if dataclasses.is_dataclass(owner) else ""
+    return doc.split("\n\n")[0].replace("\n", " ")
+
+
+@dataclass(frozen=True)
+class Named:
+    """One node a path can name, found by walking a whole subject: for the drift guard and the guide."""
+
+    path: str
+    value: object
+    meaning: Meaning
+    owner: object  # the dataclass whose field holds it (through mappings: the mapping's owner)
+    field: str
+    keys: tuple[str, ...]  # the mapping keys after that field
+
+
+def walk(start: Subject) -> Iterator[Named]:
+    """Every node of the subject's tree reachable through dataclasses and mappings, in field order (not
+    through tuples, which hold a plot's points or a table's rows rather than things a sentence names)."""
+    root = model(start)
+    stack: list[Named] = [Named(start.name, root, Meaning(), root, "", ())]
+    kinds: list[Any] = [object]
+    first = True
+    while stack:
+        named, kind = stack.pop(), kinds.pop()
+        if not first:
+            yield named
+        first = False
+        node = named.value
+        children: list[tuple[Named, Any]] = []
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            names = public_names(type(node))
+            for name, declared in names.items():
+                path = f"{named.path}.{name.replace('_', '-')}"
+                children.append((Named(path, getattr(node, name), meaning(declared), node, name, ()), declared))
+        elif isinstance(node, Mapping):
+            item = _item_type(kind)
+            for key, value in node.items():
+                path = f"{named.path}.{key}"
+                children.append(
+                    (Named(path, value, meaning(item), named.owner, named.field, (*named.keys, str(key))), item)
+                )
+        for child, declared in reversed(children):
+            stack.append(child)
+            kinds.append(declared)
