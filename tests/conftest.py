@@ -1,4 +1,8 @@
-"""Shared fixtures: the real `mkdocs build` of the book, a local server for it, and a real Chromium."""
+"""Shared fixtures: the real `mkdocs build` of the book and a local server for it.
+
+The tests are in four folders, one per layer (tests/README.md); the browser's fixtures are in
+tests/browser/conftest.py, so only the tests there can start one, and every test there is marked `browser`.
+"""
 
 from __future__ import annotations
 
@@ -14,20 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
-
-from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_FILES = ("mkdocs.yml", "docs", "hooks", "grpo_examples", "overrides")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in tests/browser/ drives Chromium: mark it, so that `pytest -m "not browser"` starts none."""
+    for item in items:
+        if item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.browser)
 
 
 def mkdocs_build(project: Path, site: Path, strict: bool = True) -> subprocess.CompletedProcess[str]:
@@ -90,62 +91,6 @@ def site_server(built_site: Path) -> Iterator[Server]:
     yield Server(f"http://127.0.0.1:{httpd.server_port}/", httpd)
     httpd.shutdown()
 
-
-@pytest.fixture(scope="session")
-def chromium_path() -> str:
-    """A Chromium on this machine; without one the browser tests fail (in CI and out) with what to install."""
-    path = find_chromium()
-    if path is None:
-        pytest.fail(HOW_TO_INSTALL, pytrace=False)
-    return path
-
-
-@pytest.fixture(scope="session")
-def browser(chromium_path: str) -> Iterator[Browser]:
-    """One headless Chromium for the session, driven by Playwright."""
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@dataclass
-class WatchedPage:
-    """A browser page that records every request it makes and every console error it shows."""
-
-    page: Page
-    requests: list[str] = field(default_factory=list)
-    console_errors: list[str] = field(default_factory=list)
-
-    def external_requests(self, server: Server) -> list[str]:
-        """Requests that went anywhere but the local server (data: URLs are not requests to a host)."""
-        return [url for url in self.requests if not url.startswith((server.url, "data:"))]
-
-
-def watch(page: Page) -> WatchedPage:
-    """Start recording a page's requests, console errors and uncaught exceptions."""
-    watched = WatchedPage(page)
-    page.on("request", lambda request: watched.requests.append(request.url))
-    page.on("console", lambda message: watched.console_errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: watched.console_errors.append(str(error)))
-    return watched
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[WatchedPage]:
-    """A fresh desktop-sized page in its own context, watched."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield watch(context.new_page())
-    context.close()
-
-
-# True once no part of the page is still being filled in: the whole book's chapters come in after load
-# (docs/assets/javascripts/whole-book.js), each in a section marked busy until it is whole.
-FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
-
-# True once every block of the page is laid out: below the first screen the browser lays a block out only near
-# the screen, until overrides/partials/later-layout.html does, a few a frame, once the page is parsed.
-LAID_OUT = "() => document.querySelector('.md-content__inner > :not([data-grpo-laid-out])') === null"
 
 SITE_PATH = "/grpo-book/"  # a project site on GitHub Pages lives under /<repository>/
 

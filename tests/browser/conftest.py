@@ -1,0 +1,78 @@
+"""A real Chromium, driven by Playwright, for the tests in this folder (and only them: see tests/conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
+from tests.conftest import Server
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """A Chromium on this machine; without one the browser tests fail (in CI and out) with what to install."""
+    path = find_chromium()
+    if path is None:
+        pytest.fail(HOW_TO_INSTALL, pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Browser]:
+    """One headless Chromium for the session, driven by Playwright."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class WatchedPage:
+    """A browser page that records every request it makes and every console error it shows."""
+
+    page: Page
+    requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+    def external_requests(self, server: Server) -> list[str]:
+        """Requests that went anywhere but the local server (data: URLs are not requests to a host)."""
+        return [url for url in self.requests if not url.startswith((server.url, "data:"))]
+
+
+def watch(page: Page) -> WatchedPage:
+    """Start recording a page's requests, console errors and uncaught exceptions."""
+    watched = WatchedPage(page)
+    page.on("request", lambda request: watched.requests.append(request.url))
+    page.on("console", lambda message: watched.console_errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: watched.console_errors.append(str(error)))
+    return watched
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[WatchedPage]:
+    """A fresh desktop-sized page in its own context, watched."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield watch(context.new_page())
+    context.close()
+
+
+# True once no part of the page is still being filled in: the whole book's chapters come in after load
+# (docs/assets/javascripts/whole-book.js), each in a section marked busy until it is whole.
+FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
+
+# True once every block of the page is laid out: below the first screen the browser lays a block out only near
+# the screen, until overrides/partials/later-layout.html does, a few a frame, once the page is parsed.
+LAID_OUT = "() => document.querySelector('.md-content__inner > :not([data-grpo-laid-out])') === null"
