@@ -2,7 +2,7 @@
 
 Cold: a new `git clone` of the current commit (no .cache/, no __pycache__, no site/), one `mkdocs
 build` process. Warm: the same command again in that clone (Python's bytecode and the formula cache
-on disk). Math off: GRPO_BOOK_MATH=off (hooks/math_switch.py), the same command otherwise. Every
+on disk). Math off: GRPO_BOOK_MATH=off (hooks/site/math_switch.py), the same command otherwise. Every
 timed build is `mkdocs build` without --strict, because a strict build refuses math off; --strict
 only turns warnings into a failed exit, and one strict build of the clone checks that there are none.
 """

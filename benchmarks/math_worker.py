@@ -61,7 +61,7 @@ def main() -> None:
         return
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from hooks.katex import KatexMath, KatexRenderer
+    from hooks.site.katex import KatexMath, KatexRenderer
 
     start = time.perf_counter()  # renderer set-up (checks, reading the disk cache) included
     cache_folder = Path(sys.argv[3]) if len(sys.argv) > 3 else None

@@ -104,7 +104,9 @@ def _scalar(value: Any, kind: Any, at: str, bounds: Between | None, problems: li
         problems.append(f"{_where(at)}: expected {expected}, got {_shown(value)}")
         return None
     if bounds is not None and not bounds.low <= value <= bounds.high:
-        problems.append(f"{_where(at)}: {value!r} is outside the range the book allows, {bounds.low:g} to {bounds.high:g}")
+        problems.append(
+            f"{_where(at)}: {value!r} is outside the range the book allows, {bounds.low:g} to {bounds.high:g}"
+        )
         return None
     return float(value) if kind is float else value
 
@@ -115,7 +117,9 @@ def _table(value: Any, schema: type, at: str, problems: list[str]) -> Any:
         return None
     hints = typing.get_type_hints(schema, include_extras=True)
     fields = {f.name: f for f in dataclasses.fields(schema)}
-    required = {n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    required = {
+        n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
     before = len(problems)
     for key in sorted(set(value) - set(fields)):
         problems.append(f"{_where(at)}: unknown key {key!r} (the keys are {', '.join(fields)}): remove or rename it")

@@ -138,9 +138,12 @@ NAME = re.compile(r"[a-z][a-z0-9-]*")  # a group's name is the first word of a p
 
 @cache
 def _tables() -> dict[str, GroupData]:
-    tables: dict[str, GroupData] = load(GROUPS_FILE, dict[str, GroupData])  # type: ignore[arg-type]
-    wrong = [f"[{name}]: a group's name is lower-case letters, digits and '-', starting with a letter: rename it"
-             for name in tables if not NAME.fullmatch(name)]
+    tables: dict[str, GroupData] = load(GROUPS_FILE, dict[str, GroupData])
+    wrong = [
+        f"[{name}]: a group's name is lower-case letters, digits and '-', starting with a letter: rename it"
+        for name in tables
+        if not NAME.fullmatch(name)
+    ]
     if wrong:
         raise DataError(GROUPS_FILE, wrong)
     return tables

@@ -50,7 +50,9 @@ def _merge(what: str, tables: list[tuple[str, dict[Any, Any]]]) -> dict[Any, Any
     for module, table in tables:
         for key, layout in table.items():
             if key in merged:
-                raise PluginError(f"the {what} {key!r} is drawn twice: in hooks/chapters/{module}.py and another module")
+                raise PluginError(
+                    f"the {what} {key!r} is drawn twice: in hooks/chapters/{module}.py and another module"
+                )
             merged[key] = layout
     return merged
 
@@ -59,7 +61,9 @@ def _merge(what: str, tables: list[tuple[str, dict[Any, Any]]]) -> dict[Any, Any
 def book() -> Book:
     """Every subject a path can start with (each group, each chapter) and every chapter's layouts."""
     try:
-        groups = {name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()}
+        groups = {
+            name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()
+        }
     except gx.DataError as error:
         raise PluginError(str(error)) from None
     chapter_subjects = {
@@ -152,7 +156,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
             except KatexError as error:
                 message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
                 problems.append(Problem(expanded.source_lines[formula.line - 1], message, formula.tex))
-    report = [f"{path}:{p.line}: {p.message}\n    {p.offending.strip()}" for p in sorted(problems, key=lambda p: p.line)]
+    report = [
+        f"{path}:{p.line}: {p.message}\n    {p.offending.strip()}" for p in sorted(problems, key=lambda p: p.line)
+    ]
     try:
         drift_guard.guard(book(), markdown, path, first)  # typed numbers: hooks/engine/drift_guard.py
     except drift_guard.DriftError as error:

@@ -59,7 +59,9 @@ def imports(path: Path, root: Path, known: dict[str, Path]) -> Iterator[Import]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], *filter(None, [base])])
+                base = ".".join(
+                    [*package.split(".")[: len(package.split(".")) - node.level + 1], *filter(None, [base])]
+                )
             names = tuple(alias.name for alias in node.names)
             submodules = [f"{base}.{name}" for name in names if f"{base}.{name}" in known]
             for submodule in submodules:
@@ -95,9 +97,12 @@ def _rule(importer: str, module: str) -> str | None:
         return "grpo_examples knows nothing of the site; draw it in hooks/chapters/"
     if _within(importer, "hooks.engine") and _within(module, "hooks.chapters", "hooks.site", "hooks.events"):
         return "the engine knows no chapter and no part of the site; hooks/events.py hands them to it"
-    if _within(importer, "hooks.chapters") and _within(module, "hooks") and not _within(module, "hooks.engine.contract"):
-        if not _within(module, "hooks.chapters"):
-            return "a chapter's presentation imports only hooks.engine.contract from the hooks"
+    if (
+        _within(importer, "hooks.chapters")
+        and _within(module, "hooks.engine", "hooks.site", "hooks.events")
+        and not _within(module, "hooks.engine.contract")
+    ):
+        return "a chapter's presentation imports only hooks.engine.contract from the hooks"
     if _within(importer, "hooks.site") and _within(module, "hooks.chapters", "grpo_examples"):
         return "the site layer knows neither the chapters nor the math"
     return None
@@ -166,10 +171,15 @@ def main(arguments: list[str]) -> int:
     root = options.root.resolve()
     found = cycles(root)
     problems = [] if options.cycles else breaches(root)
-    problems += [f"import cycle of {len(c)} modules: {' -> '.join(c)}: break it (scripts/check_imports.py)" for c in found]
+    problems += [
+        f"import cycle of {len(c)} modules: {' -> '.join(c)}: break it (scripts/check_imports.py)" for c in found
+    ]
     for problem in problems:
         print(problem)
-    print(f"import cycles: {len(found)}" + (f", breaches of the layers: {len(problems) - len(found)}" if not options.cycles else ""))
+    print(
+        f"import cycles: {len(found)}"
+        + (f", breaches of the layers: {len(problems) - len(found)}" if not options.cycles else "")
+    )
     return 1 if problems else 0
 
 

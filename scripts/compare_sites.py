@@ -97,7 +97,13 @@ def main(arguments: list[str]) -> int:
         (old_text, old_data), (new_text, new_data) = page(old), page(new)
         if old_text != new_text:
             differing += 1
-            print("".join(difflib.unified_diff([t + "\n" for t in old_text], [t + "\n" for t in new_text], str(name), str(name), n=0)))
+            print(
+                "".join(
+                    difflib.unified_diff(
+                        [t + "\n" for t in old_text], [t + "\n" for t in new_text], str(name), str(name), n=0
+                    )
+                )
+            )
         if old_data != new_data:
             differing += 1
             print(f"{name}: the widgets' data differ")

@@ -60,7 +60,7 @@ CHAPTER_VALUES: dict[str, list[Rule]] = {
         (r"kl\.(?P<f>pi-theta|pi-ref|ratio|log-ratio|k1|k2|k3)", r"kl.worked.\g<f>"),
         (r"kl\.negative\.count", "kl.negative-count"),
         (rf"kl\.mc\.{ESTIMATOR}", r"kl.monte-carlo.\g<k>"),
-        (rf"loss\.per-sequence\.ratio", "loss.per-sequence-ratio"),
+        (r"loss\.per-sequence\.ratio", "loss.per-sequence-ratio"),
         (rf"loss\.(?P<a>per-sequence|token-level|constant)\.total\.{OUTCOME}", r"loss.aggregations.\g<a>.whole.\g<o>"),
         (rf"loss\.(?P<a>per-sequence|token-level|constant)\.{OUTCOME}", r"loss.aggregations.\g<a>.per-token.\g<o>"),
         (r"clip\.(?P<c>symmetric|higher)", r"clip.\g<c>.value"),
@@ -146,7 +146,7 @@ WIDGETS: dict[str, str] = {"ppo.clip": "clip ppo", "practice.kl": "kl practice.k
 KINDS = ("value", "formula", "block", "widget", "check")
 
 
-class Unknown(Exception):
+class UnknownNameError(Exception):
     """An old name this script has no rule for."""
 
 
@@ -155,7 +155,7 @@ def _apply(rules: list[Rule], name: str, what: str) -> str:
         match = re.fullmatch(pattern, name)
         if match:
             return match.expand(replacement) if isinstance(replacement, str) else replacement(match)
-    raise Unknown(f"no rule for the {what} {name!r}")
+    raise UnknownNameError(f"no rule for the {what} {name!r}")
 
 
 def migrate_path(kind: str, name: str) -> str:
@@ -165,7 +165,7 @@ def migrate_path(kind: str, name: str) -> str:
         return f"{head}.{_apply(GROUP_VALUES if kind == 'value' else GROUP_FORMULAS, rest, kind)}"
     rules = (CHAPTER_VALUES if kind == "value" else CHAPTER_FORMULAS).get(head)
     if rules is None:
-        raise Unknown(f"no rules for the namespace {head!r}")
+        raise UnknownNameError(f"no rules for the namespace {head!r}")
     return f"{head}.{_apply(rules, rest, kind)}"
 
 
@@ -179,7 +179,7 @@ def migrate(kind: str, words: list[str]) -> list[str]:
             return [f"{subject}.claims.{claim}"]
         rules = CHAPTER_CHECKS.get(subject)
         if rules is None:
-            raise Unknown(f"no rules for the claims of {subject!r}")
+            raise UnknownNameError(f"no rules for the claims of {subject!r}")
         return [f"{subject}.{_apply(rules, claim, 'claim')}"]
     if kind == "block":
         name, *groups = words
@@ -188,7 +188,7 @@ def migrate(kind: str, words: list[str]) -> list[str]:
         if words and words[0] in WIDGETS:
             return WIDGETS[words[0]].split()
         return ["group", *words]
-    raise Unknown(f"no rule for the kind {kind!r}")
+    raise UnknownNameError(f"no rule for the kind {kind!r}")
 
 
 def migrate_text(text: str, where: str) -> tuple[str, int]:
@@ -203,8 +203,8 @@ def migrate_text(text: str, where: str) -> tuple[str, int]:
         line = text.count("\n", 0, match.start()) + 1
         try:
             new = migrate(match.group("kind"), words)
-        except Unknown as error:
-            raise Unknown(f"{where}:{line}: {error}: {match.group()}") from None
+        except UnknownNameError as error:
+            raise UnknownNameError(f"{where}:{line}: {error}: {match.group()}") from None
         count += new != words
         return f"<!--{match.group('space')}grpo:{match.group('kind')} {' '.join(new)}{match.group('end')}-->"
 
@@ -221,7 +221,7 @@ def main(arguments: list[str]) -> int:
             if new != text:
                 page.write_text(new, encoding="utf-8")
             total += count
-    except Unknown as error:
+    except UnknownNameError as error:
         print(error, file=sys.stderr)
         return 1
     print(f"{total} placeholders rewritten")

@@ -4,26 +4,37 @@ The hook is called exactly as `mkdocs build` calls it (hooks/events.py on_page_m
 scripts/check_chapters.py does), then the result goes through the Markdown extensions of mkdocs.yml with
 the book's KaTeX: what `mkdocs build` puts inside <article>, in milliseconds instead of seconds, so that
 property tests can feed it hundreds of chapters.
+
+The hook works on the Book that hooks/events.py builds (every group, every chapter, every layout). A test
+that needs a model the data files do not hold (a chapter computed on other settings, a hostile text) hands
+the hook a Book with that subject added or replaced: `swap_book`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
 import markdown
+import pytest
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from hooks import events
+from hooks.engine.book import Book
+from hooks.engine.tree import Subject
+from hooks.engine.widget import Widget
 from tests.conftest import ROOT
 
 PAGE = "docs/fuzz.md"
 # "docs/fuzz.md:12: message" (a placeholder or formula, then the offending text on the next line), or
 # "docs/fuzz.md:12:5: message" (the drift guard, with the column of the typed number)
 ERROR = re.compile(r"\A" + re.escape(PAGE) + r":(?P<line>\d+)(?::\d+)?: (?P<message>\S.*)", re.DOTALL)
+PROBLEM = re.compile(r"^" + re.escape(PAGE) + r":(?P<line>\d+)(?::(?P<column>\d+))?: (?P<message>.*)$", re.MULTILINE)
+VALUE = re.compile(r'<span class="grpo-value" title="(?P<title>[^"]*)">(?P<shown>.*?)</span>')
 
 
 @dataclass(frozen=True)
@@ -51,9 +62,13 @@ def markdown_converter() -> markdown.Markdown:
     return markdown.Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
 
 
-def page_markdown(text: str) -> str:
-    """The hook's Markdown for a chapter whose source is text; PluginError as the build would raise it."""
-    page = _Page(_File("fuzz.md", str(ROOT / PAGE), text))
+def page_markdown(text: str, source: str | None = None) -> str:
+    """The hook's Markdown for a chapter whose source is text; PluginError as the build would raise it.
+
+    source is the whole file when it has front matter: MkDocs hands the hook the file without it (text),
+    and the hook finds the line its Markdown starts on in the file.
+    """
+    page = _Page(_File("fuzz.md", str(ROOT / PAGE), text if source is None else source))
     config = _Config(str(ROOT / "docs"), str(ROOT / "mkdocs.yml"))
     result: str = events.on_page_markdown(text, cast(Any, page), cast(Any, config), cast(Any, None))
     return result
@@ -74,4 +89,84 @@ def error_line(error: PluginError) -> int:
     return int(match.group("line"))
 
 
-__all__ = ["PAGE", "PluginError", "error_line", "markdown_converter", "page_html", "page_markdown"]
+def problems(error: PluginError) -> list[tuple[int, str]]:
+    """(line, message) for every problem one build error reports, in the order it reports them."""
+    return [(int(m.group("line")), m.group("message")) for m in PROBLEM.finditer(str(error))]
+
+
+def refusal(text: str) -> str:
+    """The build error the hook raises on the chapter text; AssertionError if it accepts the text."""
+    with pytest.raises(PluginError) as caught:
+        page_markdown(text)
+    return str(caught.value)
+
+
+def value(path_and_options: str) -> str:
+    """What `<!-- grpo:value path options -->` shows in a sentence (the text of its span)."""
+    return value_span(page_markdown(f"<!-- grpo:value {path_and_options} -->"))[1]
+
+
+def value_span(markdown_text: str) -> tuple[str, str]:
+    """The tooltip (HTML-escaped) and the shown text of the only grpo-value span of the Markdown."""
+    found = VALUE.findall(markdown_text)
+    assert len(found) == 1, markdown_text
+    title, shown = found[0]
+    return str(title), str(shown)
+
+
+def formula_tex(path: str) -> str:
+    """The TeX of `<!-- grpo:formula path -->`, inline, without its $`...`$."""
+    text = page_markdown(f"<!-- grpo:formula {path} -->")
+    assert text.startswith("$`") and text.endswith("`$"), text
+    return text[2:-2]
+
+
+def block(name_and_paths: str) -> str:
+    """The Markdown of `<!-- grpo:block name paths -->`, with the note the engine ends it with."""
+    return page_markdown(f"<!-- grpo:block {name_and_paths} -->")
+
+
+def book_with(
+    subjects: Mapping[str, Subject] | None = None,
+    formulas: Mapping[tuple[type, str], Callable[..., str]] | None = None,
+    blocks: Mapping[str, Callable[..., str]] | None = None,
+    widgets: Mapping[str, Callable[..., Widget]] | None = None,
+) -> Book:
+    """The book's own Book with these subjects and layouts added (or, for a name it has, replacing its own)."""
+    real = events.book()
+    return Book(
+        {**real.subjects, **(subjects or {})},
+        {**real.formulas, **(formulas or {})},
+        {**real.blocks, **(blocks or {})},
+        {**real.widgets, **(widgets or {})},
+    )
+
+
+def swap_book(monkeypatch: pytest.MonkeyPatch, book: Book) -> Book:
+    """Have the page hook work on this Book for the rest of the test (as if hooks/events.py had built it)."""
+    monkeypatch.setattr(events, "book", lambda: book)
+    return book
+
+
+def model_subject(name: str, model: object, expression: str, data: str = "a test's own model") -> Subject:
+    """A subject whose model is the given object (a chapter on other settings, a group of other rewards)."""
+    return Subject(name, lambda: model, expression, data)
+
+
+__all__ = [
+    "PAGE",
+    "PluginError",
+    "block",
+    "book_with",
+    "error_line",
+    "formula_tex",
+    "markdown_converter",
+    "model_subject",
+    "page_html",
+    "page_markdown",
+    "problems",
+    "refusal",
+    "swap_book",
+    "value",
+    "value_span",
+]

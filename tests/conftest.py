@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from hooks.site.build_date import SOURCES
+
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_FILES = ("mkdocs.yml", "docs", "hooks", "grpo_examples", "overrides")
+PROJECT_FILES = SOURCES  # what a build reads, as the sitemap's date counts it
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 

@@ -6,7 +6,7 @@ import html
 import re
 from pathlib import Path
 
-from hooks.numbers import MINUS
+from hooks.engine.numbers import MINUS
 
 _BLOCK_TAG = re.compile(r"</?(?:p|div|td|th|tr|li|ul|ol|h[1-6]|br|table|details|summary|figure|figcaption)\b[^>]*>")
 _TAG = re.compile(r"<[^>]+>")
@@ -16,6 +16,12 @@ _LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 _LOADING_REL = re.compile(r'\brel="(?:stylesheet|icon|preload|modulepreload|manifest|apple-touch-icon)"')
 _HREF = re.compile(r'\bhref="([^"]+)"')
 _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
+# A page's preload of a KaTeX font (overrides/partials/katex-fonts.html); the group is the font's path under katex/.
+KATEX_FONT_PRELOAD = re.compile(
+    r'<link rel="preload" href="[^"]*/katex/(fonts/[^"]+\.woff2)" as="font" type="font/woff2" crossorigin>'
+)
+# The two KaTeX fonts nearly every formula is set in: KaTeX_Main for digits and operators, KaTeX_Math for letters.
+KATEX_MAIN, KATEX_MATH = "fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_Math-Italic.woff2"
 
 
 def page_html(site: Path, page: str) -> str:
@@ -45,6 +51,11 @@ def resource_urls(fragment: str) -> list[str]:
     """Every URL the page would fetch: scripts, stylesheets, icons, images (not links such as rel=canonical)."""
     links = [tag for tag in _LINK.findall(fragment) if _LOADING_REL.search(tag)]
     return _RESOURCE.findall(fragment) + [m.group(1) for tag in links if (m := _HREF.search(tag))]
+
+
+def preloaded_fonts(page: str) -> list[str]:
+    """The KaTeX fonts a built page preloads, sorted: 'fonts/KaTeX_Main-Regular.woff2', ..."""
+    return sorted(KATEX_FONT_PRELOAD.findall(page))
 
 
 def css_urls(stylesheet: str) -> list[str]:

@@ -1,9 +1,9 @@
 """The PPO chapter's computation: `grpo_examples.chapter('ppo')`, on grpo_examples/data/ppo.toml.
 
-    cases['positive-above']   one token: rho from its two probabilities, both terms of the min, the gradient
-    plot                      the clipped objective against the ratio, for the plot's advantages
-    gae                       one response, token by token: TD errors and advantages at lambda, 0 and 1
-    memory                    what training the critic keeps in memory
+cases['positive-above']   one token: rho from its two probabilities, both terms of the min, the gradient
+plot                      the clipped objective against the ratio, for the plot's advantages
+gae                       one response, token by token: TD errors and advantages at lambda, 0 and 1
+memory                    what training the critic keeps in memory
 """
 
 from __future__ import annotations
@@ -246,7 +246,9 @@ def clip_plot(plot: PlotData, epsilon: float) -> ClipPlot:
             )
         )
     unclipped = [y for curve in curves for y in curve.unclipped]
-    return ClipPlot(epsilon, ClipRange(low, high), plot.ratio_max, tuple(ratios), tuple(curves), min(unclipped), max(unclipped))
+    return ClipPlot(
+        epsilon, ClipRange(low, high), plot.ratio_max, tuple(ratios), tuple(curves), min(unclipped), max(unclipped)
+    )
 
 
 @dataclass(frozen=True)

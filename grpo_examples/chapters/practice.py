@@ -162,7 +162,9 @@ def kl_of(data: KlData) -> Kl:
         count=len(tokens),
         tokens=tokens,
         worked=tokens[0],
-        negative=negative[0] if negative else Undefined("no token has a negative k1: rewrite the sentence that shows one"),
+        negative=negative[0]
+        if negative
+        else Undefined("no token has a negative k1: rewrite the sentence that shows one"),
         negative_count=len(negative),
         exact=exact_kl(data.pi_theta, data.pi_ref),
         mean={name: expected_estimate(k, data.pi_theta, data.pi_ref) for name, k in ESTIMATORS.items()},

@@ -297,7 +297,8 @@ def build(settings: Settings) -> Run:
             ),
         ),
         claims=RunClaims(
-            grpo_reaches_threshold_first=steps_or_never["grpo"] < min(steps_or_never["critic"], steps_or_never["reinforce"]),
+            grpo_reaches_threshold_first=steps_or_never["grpo"]
+            < min(steps_or_never["critic"], steps_or_never["reinforce"]),
             grpo_first_in_most_seeds=2 * sweep.first("grpo") > SWEEP_SEEDS,
             critic_median_beats_reinforce=medians["critic"] < medians["reinforce"],
             grpo_all_equal_rises=bool(grpo_equal[-1] > grpo_equal[0]),

@@ -87,7 +87,9 @@ def variance_tex(baseline: gx.Baseline) -> str:
 
 def quadratic_tex(bandit: gx.Bandit) -> str:
     """Var(b) = Var(0) - 2 b E[r ||s||^2] + b^2 E[||s||^2], with the bandit's three numbers."""
-    at_zero, cross, square = (decimal(x) for x in (bandit.quadratic.at_zero, bandit.quadratic.cross, bandit.quadratic.square))
+    at_zero, cross, square = (
+        decimal(x) for x in (bandit.quadratic.at_zero, bandit.quadratic.cross, bandit.quadratic.square)
+    )
     general = (
         r"\operatorname{Var}(0) - 2b\,\mathbb{E}\big[r \lVert \nabla_\theta \log \pi_\theta \rVert^2\big] "
         r"+ b^2\,\mathbb{E}\big[\lVert \nabla_\theta \log \pi_\theta \rVert^2\big]"

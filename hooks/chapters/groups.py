@@ -12,7 +12,6 @@ import grpo_examples as gx
 from hooks.engine.contract import (
     MAX_DECIMALS,
     Blocks,
-    Decimal,
     Formulas,
     LayoutError,
     Widget,
@@ -336,7 +335,9 @@ def advantage_variants(first: gx.Group, *more: gx.Group) -> str:
         if not group.is_binary:
             raise LayoutError(f"it shows 0/1 rewards; {group.name} has {_rewards(group)}")
     header = ["who computes it, and how", *(f"{g.name} ({g.count['correct']} of {g.G} right)" for g in groups)]
-    rows = [[_who(label, formula), *(_variant_cell(g.variants[key]) for g in groups)] for key, label, formula in VARIANTS]
+    rows = [
+        [_who(label, formula), *(_variant_cell(g.variants[key]) for g in groups)] for key, label, formula in VARIANTS
+    ]
     rows.append(
         [
             _who("DAPO's dynamic sampling", "keep if 0 < right < G"),

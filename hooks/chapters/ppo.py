@@ -5,6 +5,7 @@ memory, the formulas filled in, and the interactive clip. Every number is a fiel
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from html import escape
 
 import grpo_examples as gx
@@ -104,8 +105,6 @@ FORMULAS: Formulas = {
 
 # ---------------------------------------------------------------- blocks
 
-SETTINGS = "grpo_examples/data/ppo.toml"
-
 
 def _number(value: float, signed: bool = False) -> str:
     return decimal(value).prose(signed=signed)
@@ -136,8 +135,7 @@ def cases_table(ppo: gx.PPO) -> str:
     header = ["A", "ρ", "ρA", "clip(ρ)·A", "L = min", "the clip", "∂L/∂ρ"]
     intro = (
         f"With ε = {_number(ppo.epsilon)}, the clip range is [{_number(ppo.clip.low)}, {_number(ppo.clip.high)}]; "
-        "clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). Each ρ is the quotient of the two probabilities its case sets "
-        f"in `{SETTINGS}`."
+        "clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). Each ρ is the quotient of the two probabilities its case sets."
     )
     return intro + "\n\n" + table(header, rows)
 
@@ -149,7 +147,10 @@ def _curve_words(curve: gx.ClipCurve, plot: gx.ClipPlot) -> str:
             f"for A = {curve.advantage:g}, L rises with ρ up to ρ = {plot.clip.high:g} and is flat at "
             f"{curve.flat_at:g} beyond it"
         )
-    return f"for A = {curve.advantage:g}, L is flat at {curve.flat_at:g} below ρ = {plot.clip.low:g} and falls with ρ above it"
+    return (
+        f"for A = {curve.advantage:g}, L is flat at {curve.flat_at:g} below ρ = {plot.clip.low:g} "
+        "and falls with ρ above it"
+    )
 
 
 def clip_plot(plot: gx.ClipPlot) -> str:
@@ -157,7 +158,9 @@ def clip_plot(plot: gx.ClipPlot) -> str:
     ratios = list(plot.ratios)
     series, unclipped_x, unclipped_y = [], [], []
     for style, curve in enumerate(plot.curves, start=1):
-        series.append(svg.Series(f"L, A = {_number(curve.advantage, signed=True)}", ratios, list(curve.objective), style))
+        series.append(
+            svg.Series(f"L, A = {_number(curve.advantage, signed=True)}", ratios, list(curve.objective), style)
+        )
         unclipped_x += [*ratios, svg.GAP]
         unclipped_y += [*curve.unclipped, svg.GAP]
     series.append(svg.Series("ρA, unclipped", unclipped_x, unclipped_y, 3))
@@ -209,7 +212,7 @@ def gae_table(gae: gx.Gae) -> str:
     return table(header, rows) + "\n\n" + after
 
 
-def _size(value: int | float) -> str:
+def _size(value: int | Fraction) -> str:
     """A size as prose writes it: 112, or 0.5 when it is not whole."""
     return str(value) if isinstance(value, int) else decimal(value).prose()
 
@@ -238,6 +241,7 @@ BLOCKS: Blocks = {
 }
 
 # ---------------------------------------------------------------- the interactive clip
+
 
 @dataclass(frozen=True)
 class Control:

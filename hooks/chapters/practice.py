@@ -71,7 +71,9 @@ def mean_tex(kl: gx.Kl, name: str) -> str:
 
 def clip_tex(clipped: gx.Clipped) -> str:
     """min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), filled in with the clip example's token (two lines)."""
-    low, high = (r"\epsilon", r"\epsilon") if clipped.symmetric else (r"\epsilon_{\text{low}}", r"\epsilon_{\text{high}}")
+    low, high = (
+        (r"\epsilon", r"\epsilon") if clipped.symmetric else (r"\epsilon_{\text{low}}", r"\epsilon_{\text{high}}")
+    )
     ratio, advantage = _tex(clipped.ratio), _tex(clipped.advantage)
     return (
         rf"\begin{{aligned}} &\min\big(\rho A,\ \operatorname{{clip}}(\rho, 1-{low}, 1+{high})\, A\big) \\ "
@@ -89,8 +91,6 @@ FORMULAS: Formulas = {
 }
 
 # ---------------------------------------------------------------- blocks
-
-INPUTS = "`grpo_examples/data/practice.toml`"
 
 
 def _number(value: float, signed: bool = False) -> str:
@@ -115,7 +115,15 @@ def kl_estimators(kl: gx.Kl) -> str:
     rows.append(["**mean under π<sub>θ</sub>**", "", "", "", *(_number(kl.mean[n]) for n in names)])
     rows.append(["std under π<sub>θ</sub>", "", "", "", *(_number(kl.std[n]) for n in names)])
     rows.append([f"mean of {kl.samples} samples", "", "", "", *(_number(kl.monte_carlo[n]) for n in names)])
-    header = ["token x", "π<sub>θ</sub>(x)", "π<sub>ref</sub>(x)", "r = π<sub>ref</sub> / π<sub>θ</sub>", "k1", "k2", "k3"]
+    header = [
+        "token x",
+        "π<sub>θ</sub>(x)",
+        "π<sub>ref</sub>(x)",
+        "r = π<sub>ref</sub> / π<sub>θ</sub>",
+        "k1",
+        "k2",
+        "k3",
+    ]
     exact = decimal(kl.exact)
     after = (
         "The exact divergence the estimators estimate: D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>) "
@@ -145,7 +153,10 @@ def loss_aggregation(loss: gx.Loss) -> str:
     header = [
         "aggregation",
         "weight wᵢ of a token",
-        *(f"a token of {n} ({'right' if r.right else 'wrong'}, {r.length} tokens)" for n, r in zip(names, responses, strict=True)),
+        *(
+            f"a token of {n} ({'right' if r.right else 'wrong'}, {r.length} tokens)"
+            for n, r in zip(names, responses, strict=True)
+        ),
         *(f"all of {n}" for n in names),
     ]
     intro = (
@@ -163,9 +174,7 @@ def loss_aggregation(loss: gx.Loss) -> str:
         + "."
         for a in loss.aggregations.values()
     )
-    read = (
-        f"The trainer settings were read in {escape_markdown(gx.TRL_READ)} and {escape_markdown(gx.VERL_READ)}."
-    )
+    read = f"The trainer settings were read in {escape_markdown(gx.TRL_READ)} and {escape_markdown(gx.VERL_READ)}."
     return intro + "\n\n" + table(header, rows) + "\n\n" + trainers + "\n\n" + read
 
 

@@ -89,7 +89,9 @@ def advantage_plot(run: gx.Run) -> str:
     """The distribution of every advantage each method computed during the run, one histogram per method."""
     edges, reach = list(run.histogram_edges), run.histogram_range
     panels = [
-        svg.Panel(f"{METHOD_LABELS[m]} ({method.zero_share} % exactly 0)", edges, list(method.histogram), METHOD_STYLES[m])
+        svg.Panel(
+            f"{METHOD_LABELS[m]} ({method.zero_share} % exactly 0)", edges, list(method.histogram), METHOD_STYLES[m]
+        )
         for m, method in run.methods.items()
     ]
     zeros = "; ".join(f"{METHOD_LABELS[m]}: {method.zero_share} %" for m, method in run.methods.items())
@@ -115,7 +117,14 @@ def toy_question(run: gx.Run) -> str:
     """One question of the toy task: its candidate responses, their rewards and the starting policy."""
     toy = run.toy_question
     rows = [
-        [str(c.number), escape_markdown(c.text), f"{c.accuracy:g}", f"{c.format:g}", f"{c.reward:g}", _reward(c.probability)]
+        [
+            str(c.number),
+            escape_markdown(c.text),
+            f"{c.accuracy:g}",
+            f"{c.format:g}",
+            f"{c.reward:g}",
+            _reward(c.probability),
+        ]
         for c in toy.candidates
     ]
     header = ["c", "candidate response", "accuracy", "format", "reward r", "π₀(c \\| q)"]

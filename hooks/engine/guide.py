@@ -1,14 +1,15 @@
 """The author's guide's own blocks, drawn by the engine from the engine: they stay true as the book changes.
 
-    <!-- grpo:block drift-guard-example -->   a line with a typed number, and the drift guard's message on it
-    <!-- grpo:block names easy -->            every path of a subject's model, what it is, and its value now
+<!-- grpo:block drift-guard-example -->   a line with a typed number, and the drift guard's message on it
+<!-- grpo:block names easy -->            every path of a subject's model, what it is, and its value now
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
+from dataclasses import is_dataclass
 from fractions import Fraction
+
 from grpo_examples import Undefined
 from hooks.engine import drift_guard
 from hooks.engine.book import Book, formula_layout
@@ -65,23 +66,47 @@ def _value(value: object) -> str:
     if isinstance(value, float | Fraction):
         return decimal(value, MAX_DECIMALS).prose()
     text = str(value)
-    return escape_markdown(text if len(text) <= 40 else text[:39] + "…")
+    return escape_markdown(text if len(text) <= 40 else text[:39] + "…") if isinstance(value, str) else "(several)"
+
+
+def _is_collection(value: object) -> bool:
+    """A mapping of models (ppo.cases, bandit.candidates): its entries share their paths, listed once."""
+    return isinstance(value, Mapping) and bool(value) and all(is_dataclass(v) for v in value.values())
 
 
 def names(book: Book, *paths: str) -> str:
-    """Every path a placeholder can name in one subject's model: what it is (its docstring) and its value."""
+    """Every path a placeholder can name in one subject's model: what kind of placeholder takes it, what it is
+    (the field's docstring) and its value now. The entries of a collection share their paths: they are listed
+    once, with <key> for the entry and the value of the first."""
     if len(paths) != 1 or paths[0] not in book.subjects:
         raise GuideError(f"block 'names' takes one of {', '.join(book.subjects)}, got {' '.join(paths) or 'nothing'}")
-    rows = []
+    rows, seen, collections = [], set(), {}
     for named in walk(book.subjects[paths[0]]):
-        leaf = not (dataclasses.is_dataclass(named.value) or isinstance(named.value, Mapping))
-        formula = formula_layout(book, named.owner, named.field) is not None and leaf
-        if not leaf and not formula:
-            continue
-        kind = "claim" if isinstance(named.value, bool) else "formula, value" if formula else "value"
-        said = "" if named.keys else describe(named.owner, named.field)
-        rows.append([code(named.path), kind, escape_markdown(said), _value(named.value)])
-    return table(["path", "placeholders", "what it is", "now"], rows)
+        value, path = named.value, named.path
+        for prefix in sorted(collections, key=len, reverse=True):
+            if path.startswith(prefix + "."):
+                key, _, rest = path[len(prefix) + 1 :].partition(".")
+                path = f"{prefix}.<key>" + (f".{rest}" if rest else "")
+                break
+        if _is_collection(value):
+            collections[named.path] = True
+            keys = ", ".join(str(k) for k in value)  # type: ignore[union-attr]
+            row = [code(path), "", escape_markdown(describe(named.owner, named.field)), f"keys: {escape_markdown(keys)}"]
+        else:
+            formula = formula_layout(book, named.owner, named.field) is not None and not isinstance(value, Mapping)
+            if isinstance(value, bool):
+                kind = "check"
+            elif isinstance(value, int | float | Fraction | str | Undefined):
+                kind = "value, formula" if formula else "value"
+            elif formula:
+                kind = "formula"
+            else:
+                continue  # a model or a mapping of values: its own paths are listed
+            row = [code(path), kind, escape_markdown(describe(named.owner, named.field)), _value(value)]
+        if path not in seen:
+            seen.add(path)
+            rows.append(row)
+    return table(["path", "placeholder", "what it is", "its value now (the first entry's)"], rows)
 
 
 BLOCKS: dict[str, Callable[..., str]] = {"drift-guard-example": drift_guard_example, "names": names}

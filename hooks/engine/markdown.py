@@ -51,8 +51,7 @@ def note(expressions: Sequence[str], sources: Sequence[str], title: str = "How t
     """
     lines = [
         f'??? abstract "{title}"',
-        "    Computed when the book was built; in a Python session in the book's folder, `import grpo_examples`, "
-        "then:",
+        "    Computed when the book was built; in a Python session in the book's folder, `import grpo_examples`, then:",
         "",
         *[f"    - {code(expression)}" for expression in expressions],
     ]

@@ -31,7 +31,7 @@ from hooks.engine.book import Book, formula, formula_fields
 from hooks.engine.contract import LayoutError
 from hooks.engine.markdown import escape_attribute, escape_markdown, note
 from hooks.engine.numbers import MAX_DECIMALS, count_words, decimal, times_words
-from hooks.engine.tree import Found, PathError, describe, public_names, resolve, suggest
+from hooks.engine.tree import Found, PathError, describe, names_of, resolve, suggest
 from hooks.engine.widget import figure
 
 MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
@@ -88,7 +88,9 @@ def _only(placeholder: Placeholder, args: int, options: set[str]) -> None:
     if len(placeholder.args) != args:
         got = " ".join(placeholder.args) or "nothing"
         usage = f"; write {USAGE[placeholder.kind]}" if placeholder.kind in USAGE else ""
-        raise PlaceholderError(f"grpo:{placeholder.kind} takes {args} path(s), got {len(placeholder.args)}: {got!r}{usage}")
+        raise PlaceholderError(
+            f"grpo:{placeholder.kind} takes {args} path(s), got {len(placeholder.args)}: {got!r}{usage}"
+        )
     extra = set(placeholder.options) - options
     if extra:
         known = ", ".join(sorted(options)) or "none"
@@ -111,7 +113,7 @@ def _not_a_number(found: Found) -> PlaceholderError | None:
     if isinstance(value, bool):
         return PlaceholderError(f"{found.path} is a claim (true or false): write <!-- grpo:check {found.path} -->")
     if dataclasses.is_dataclass(value):
-        names = ", ".join(name.replace("_", "-") for name in public_names(type(value)))
+        names = ", ".join(name.replace("_", "-") for name in names_of(value))
         return PlaceholderError(f"{found.path} is a {type(value).__name__}: name one of its fields ({names})")
     if isinstance(value, Mapping):
         keys = ", ".join(map(str, value))
@@ -176,31 +178,40 @@ def _example_path(book: Book, kind: type) -> str:
         if isinstance(node, kind):
             return name
         if dataclasses.is_dataclass(node):
-            for attribute in public_names(type(node)):
+            for attribute in names_of(node):
                 if isinstance(getattr(node, attribute), kind):
                     return f"{name}.{attribute.replace('_', '-')}"
     return ""
 
 
-def _call(book: Book, what: str, name: str, layout: Callable[..., Any], paths: tuple[str, ...]) -> tuple[Any, list[Found]]:
+def _count(fixed: int, more: bool) -> str:
+    """How many paths a layout takes, in words: 'one', 'two or more', 'nothing'."""
+    words = ("nothing", "one", "two", "three")
+    return (words[fixed] if fixed < len(words) else str(fixed)) + (" or more" if more else "")
+
+
+def _call(
+    book: Book, what: str, name: str, layout: Callable[..., Any], paths: tuple[str, ...]
+) -> tuple[Any, list[Found]]:
     """layout(*the nodes the paths name), once their number and types are those of its signature."""
     hints = typing.get_type_hints(layout)
-    parameters = list(inspect.signature(layout).parameters.values())
-    fixed = [p for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
-    more = next((p for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
-    expected = [hints[p.name] for p in fixed] + ([hints[more.name]] * max(0, len(paths) - len(fixed)) if more else [])
-    types = [hints[p.name] for p in fixed] + ([hints[more.name]] if more else [])
-    names = " ".join(t.__name__ for t in types) + (" ..." if more else "")
-    example = " ".join(_example_path(book, t) for t in types)
-    usage = f"<!-- grpo:{what} {name} {example} -->" if example.strip() else f"<!-- grpo:{what} {name} -->"
-    if len(paths) < len(fixed) or (more is None and len(paths) > len(fixed)):
-        takes = f"{names} ({'one or more' if more and not fixed else 'at least ' + str(len(fixed)) if more else len(fixed) or 'nothing'})"
-        raise PlaceholderError(f"{what} {name!r} draws {takes}, got {len(paths)} path(s): write {usage}")
+    parameters = inspect.signature(layout).parameters.values()
+    fixed = [hints[p.name] for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    more = [hints[p.name] for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL]
+    example = " ".join(filter(None, (_example_path(book, kind) for kind in fixed or more)))
+    usage = f"<!-- grpo:{what} {name} {example} -->".replace("  ", " ")
+    if len(paths) < len(fixed) or (not more and len(paths) > len(fixed)):
+        kinds = ", ".join(kind.__name__ for kind in fixed + more)
+        takes = f"{_count(len(fixed), bool(more))} path(s) to a {kinds}" if fixed or more else "no path"
+        raise PlaceholderError(f"{what} {name!r} takes {takes}, got {len(paths)}: write {usage}")
     found = [_find(book, path) for path in paths]
-    for item, kind in zip(found, expected, strict=True):
+    for index, item in enumerate(found):
+        kind = fixed[index] if index < len(fixed) else more[0]
         if not isinstance(item.value, kind):
             got = type(item.value).__name__
-            raise PlaceholderError(f"{what} {name!r} draws a {kind.__name__}, and {item.path} is a {got}: write {usage}")
+            raise PlaceholderError(
+                f"{what} {name!r} draws a {kind.__name__}, and {item.path} is a {got}: write {usage}"
+            )
     try:
         return layout(*(item.value for item in found)), found
     except LayoutError as error:
@@ -240,7 +251,9 @@ def widget(book: Book, placeholder: Placeholder, line: str) -> Expansion:
         raise PlaceholderError("grpo:widget needs a widget name: " + ", ".join(book.widgets))
     name, *paths = placeholder.args
     if name not in book.widgets:
-        raise PlaceholderError(f"unknown widget {name!r}{suggest(name, list(book.widgets))} (widgets: {', '.join(book.widgets)})")
+        raise PlaceholderError(
+            f"unknown widget {name!r}{suggest(name, list(book.widgets))} (widgets: {', '.join(book.widgets)})"
+        )
     drawn, found = _call(book, "widget", name, book.widgets[name], tuple(paths))
     return Expansion(figure(drawn, _provenance(found)), {item.subject.name for item in found})
 
@@ -314,7 +327,9 @@ def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set
         if inside is not None and not inside.is_math:
             continue  # in inline code: shown as written
         if line.fence == "math" or inside is not None:
-            problems.append(Problem(line.number, "placeholders do not expand inside math; use <!-- grpo:formula ... -->", offending))
+            problems.append(
+                Problem(line.number, "placeholders do not expand inside math; use <!-- grpo:formula ... -->", offending)
+            )
             break
         if end < 0:
             problems.append(Problem(line.number, "unclosed placeholder: it needs '-->' on the same line", offending))

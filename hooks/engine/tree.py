@@ -77,20 +77,25 @@ def resolve(subjects: Mapping[str, Subject], path: str) -> Found:
     """Walk the path; PathError, with the names there are, where it leaves the tree."""
     head, *steps = path.split(".")
     if head not in subjects:
-        raise PathError(f"unknown name {head!r}{suggest(head, subjects)}; a path starts with one of {', '.join(subjects)}")
+        raise PathError(
+            f"unknown name {head!r}{suggest(head, subjects)}; a path starts with one of {', '.join(subjects)}"
+        )
     start = subjects[head]
     node: object = model(start)
     kind: Any = object
-    expression, owner, field, keys = start.expression, node, "", ()
+    expression, owner, field = start.expression, node, ""
+    keys: tuple[str, ...] = ()
     walked = head
     for step in steps:
         if isinstance(node, Undefined):
             raise PathError(f"{walked} is not defined here: {node.reason}")
         if dataclasses.is_dataclass(node):
-            names = public_names(type(node))
+            names = names_of(node)
             attribute = step.replace("-", "_")
             if attribute not in names:
-                raise PathError(f"{walked} has no {step!r}{suggest(step, _shown(names))} (it has {', '.join(_shown(names))})")
+                raise PathError(
+                    f"{walked} has no {step!r}{suggest(step, _shown(names))} (it has {', '.join(_shown(names))})"
+                )
             owner, field, keys = node, attribute, ()
             kind, node = names[attribute], getattr(node, attribute)
             expression += f".{attribute}"
@@ -106,7 +111,9 @@ def resolve(subjects: Mapping[str, Subject], path: str) -> Found:
             expression += f"[{key!r}]"
         elif isinstance(node, tuple | list) and not isinstance(node, str):
             if not step.isdigit() or int(step) >= len(node):
-                raise PathError(f"{walked} is a list of {len(node)}: write an index from 0 to {len(node) - 1}, not {step!r}")
+                raise PathError(
+                    f"{walked} is a list of {len(node)}: write an index from 0 to {len(node) - 1}, not {step!r}"
+                )
             kind, node = _item_type(kind), node[int(step)]
             keys = (*keys, step)
             expression += f"[{int(step)}]"
@@ -147,6 +154,12 @@ def suggest(name: str, known: Mapping[str, object] | list[str]) -> str:
     """'; did you mean "easy"?' when a known name is close to name, else nothing."""
     close = difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def names_of(node: object) -> dict[str, Any]:
+    """The public names of a dataclass instance's type: see public_names."""
+    kind: type = type(node)
+    return public_names(kind)
 
 
 @cache
@@ -229,7 +242,8 @@ def field_docs(cls: type) -> dict[str, str]:
 
 def describe(owner: object, field: str) -> str:
     """The first sentence of a field's docstring, for messages and the guide; '' if it has none."""
-    doc = field_docs(type(owner)).get(field, "") if dataclasses.is_dataclass(owner) else ""
+    kind: type = type(owner)
+    doc = field_docs(kind).get(field, "") if dataclasses.is_dataclass(kind) else ""
     return doc.split("\n\n")[0].replace("\n", " ")
 
 
@@ -259,8 +273,10 @@ def walk(start: Subject) -> Iterator[Named]:
         first = False
         node = named.value
         children: list[tuple[Named, Any]] = []
+        if isinstance(node, Undefined):
+            continue  # a leaf: a value the model does not have
         if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            names = public_names(type(node))
+            names = names_of(node)
             for name, declared in names.items():
                 path = f"{named.path}.{name.replace('_', '-')}"
                 children.append((Named(path, getattr(node, name), meaning(declared), node, name, ()), declared))

@@ -1,7 +1,7 @@
 """The clip widget in a real Chromium, on the real build: the port against grpo_examples, then every control.
 
 The UI is driven through the DOM contract of docs/guide/widgets.md. Expected values are worked out by hand in
-the comments (eps = 0.2 and A = +2 at the start, from grpo_examples/ppo_examples.toml).
+the comments (eps = 0.2 and A = +2 at the start, from grpo_examples/data/ppo.toml).
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hooks.engine.widget import script_json
 from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
-from hooks.widget import script_json
-from tests.conftest import LAID_OUT, Server, WatchedPage, watch
-
-pytestmark = pytest.mark.browser
+from tests.browser.conftest import LAID_OUT, WatchedPage, watch
+from tests.conftest import Server
 
 SURROGATE = "cases => cases.map(([rho, A, eps]) => window.grpoClip.surrogate(rho, A, eps))"
 

@@ -14,9 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
-from tests.conftest import LAID_OUT, Server, WatchedPage, watch
-
-pytestmark = pytest.mark.browser
+from tests.browser.conftest import LAID_OUT, WatchedPage, watch
+from tests.conftest import Server
 
 URL = "grpo-in-practice/"
 FIGURE = 'figure.grpo-widget[data-widget-kind="kl"]'

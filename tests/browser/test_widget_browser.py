@@ -18,9 +18,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
-from tests.conftest import LAID_OUT, Server, WatchedPage, watch
-
-pytestmark = pytest.mark.browser
+from tests.browser.conftest import LAID_OUT, WatchedPage, watch
+from tests.conftest import Server
 
 ORACLE = json.loads((Path(__file__).parent / "data" / "advantage-vectors.json").read_text())["groups"]
 ORACLE_KEYS = {"population": "population", "trl": "trl_sample_eps_1e-4", "verl": "verl_sample_eps_1e-6"}

@@ -15,15 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hooks.widget import script_json, widget_data
 from playwright.sync_api import Browser, Page, Route, expect
 
 import grpo_examples as gx
-from hooks.widget import script_json, widget_data
 from tests.axe import run_axe
-from tests.conftest import LAID_OUT, Server, WatchedPage
+from tests.browser.conftest import LAID_OUT, WatchedPage
+from tests.conftest import Server
 from tests.site_html import site_pages
-
-pytestmark = pytest.mark.browser
 
 ODD_GROUPS = {
     "one response, right": [1.0],
@@ -126,7 +125,7 @@ def test_one_response_says_its_sample_std_is_not_defined(page: WatchedPage, widg
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_widget_passes_axe_in_its_edited_states(browser: Browser, widget_page: str, scheme: str) -> None:
-    # The page-wide check (tests/test_every_page.py) sees the widget as it opens; these are the states a
+    # The page-wide check (tests/browser/test_every_page.py) sees the widget as it opens; these are the states a
     # reader makes: advantages on show, a trainer's convention, a flipped response, an all-equal group.
     context = browser.new_context(color_scheme="dark" if scheme == "dark" else "light")
     page = context.new_page()

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import grpo_examples as gx
 
-ORACLE = json.loads((Path(__file__).parent / "data" / "advantage-vectors.json").read_text())["groups"]
+# tests/data/README.md: computed outside the project, never regenerated with its code.
+ORACLE = json.loads((Path(__file__).parents[1] / "data" / "advantage-vectors.json").read_text())["groups"]
 
 rewards_01 = st.lists(st.sampled_from([0.0, 1.0]), min_size=2, max_size=32)
 rewards_real = st.lists(st.floats(-10, 10, allow_nan=False).map(lambda x: round(x, 3)), min_size=2, max_size=32)
@@ -46,6 +47,12 @@ def test_leave_one_out_working_of_the_easy_wrong_answer() -> None:
     assert loo.reward == 0.0 and loo.others == (1.0, 1.0, 1.0, 1.0)
     assert loo.baseline == pytest.approx(1.0) and loo.advantage == pytest.approx(-1.0)
     assert loo.scale == Fraction(5, 4) and loo.deviation == pytest.approx(-0.8)
+    # The identity's side of it: 5/4 x (-0.8) = -1.0, RLOO's advantage again.
+    assert loo.from_dr_grpo == pytest.approx(-1.0)
+    # A right answer: the others are 1, 1, 1, 0 (b = 3/4), so 1 - 3/4 = +0.25 = 5/4 x (1 - 0.8).
+    right = gx.leave_one_out([1, 1, 1, 1, 0], 0)
+    assert right.others == (1.0, 1.0, 1.0, 0.0) and right.baseline == pytest.approx(0.75)
+    assert right.advantage == pytest.approx(0.25) and right.from_dr_grpo == pytest.approx(0.25)
     with pytest.raises(IndexError):
         gx.leave_one_out([1, 0], 2)
 

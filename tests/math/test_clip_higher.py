@@ -3,6 +3,8 @@ DAPO's dynamic sampling."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -70,7 +72,8 @@ def test_dynamic_sampling_keeps_the_groups_that_hold_both_outcomes() -> None:
 
 
 def test_the_books_solved_group_is_the_one_dropped() -> None:
-    # examples.toml: four right answers to "What is 12 + 30?", written four ways, all scored 1 by the verifier.
-    assert gx.get_example("solved").rewards == [1.0, 1.0, 1.0, 1.0]
-    groups = {name: example.rewards for name, example in gx.load_examples().items()}
+    # groups.toml: four right answers to "What is 12 + 30?", written four ways, all scored 1 by the verifier.
+    assert gx.group("solved").rewards == (Fraction(1),) * 4
+    groups = {name: [float(r) for r in gx.group(name).rewards] for name in gx.group_names()}
     assert [name for name in groups if name not in gx.kept_groups(groups)] == ["solved"]
+    assert [name for name in gx.group_names() if not gx.group(name).kept] == ["solved"]

@@ -7,7 +7,6 @@ clip binds; GAE at lambda = 1 is the return minus V, at lambda = 0 the TD error)
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -18,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import grpo_examples as gx
-from grpo_examples.ppo_examples import load_ppo_examples, widget_check_points
+from grpo_examples.chapters import ppo
+from grpo_examples.data import DATA, DataError, load
 
 EPS = 0.2
 
@@ -129,13 +129,14 @@ def test_gae_discounts_with_gamma() -> None:
 
 
 def test_the_chapters_response_by_hand() -> None:
-    # ppo_examples.toml: rewards [0, 0, 0, 1], V = [0.5, 0.4, 0.7, 0.9, 0], gamma 1, lambda 0.95.
+    # ppo.toml: rewards [0, 0, 0, 1], V = [0.5, 0.4, 0.7, 0.9, 0], gamma 1, lambda 0.95.
     # delta = [-0.1, 0.3, 0.2, 0.1]; A_4 = 0.1, A_3 = 0.2 + 0.095 = 0.295, A_2 = 0.3 + 0.95 x 0.295 = 0.58025,
     # A_1 = -0.1 + 0.95 x 0.58025 = 0.4512375; at lambda = 1: 1 - V = [0.5, 0.6, 0.3, 0.1].
-    worked = gx.work_gae(load_ppo_examples().gae)
-    assert worked.deltas == pytest.approx([-0.1, 0.3, 0.2, 0.1])
-    assert worked.advantages == pytest.approx([0.4512375, 0.58025, 0.295, 0.1])
-    assert worked.returns_minus_values == pytest.approx([0.5, 0.6, 0.3, 0.1])
+    gae = gx.chapter("ppo").gae
+    tokens = [gae.tokens[t] for t in range(1, gae.T + 1)]
+    assert [token.delta for token in tokens] == pytest.approx([-0.1, 0.3, 0.2, 0.1])
+    assert [token.advantage for token in tokens] == pytest.approx([0.4512375, 0.58025, 0.295, 0.1])
+    assert [token.monte_carlo for token in tokens] == pytest.approx([0.5, 0.6, 0.3, 0.1])
 
 
 trajectories = st.integers(min_value=1, max_value=12).flatmap(
@@ -178,29 +179,45 @@ def test_the_critics_memory_by_hand() -> None:
 
 def test_the_settings_file_holds_what_the_chapter_says() -> None:
     # The chapter quotes eps = 0.2 from the PPO paper, and sizes the critic as ZeRO counts mixed-precision Adam.
-    settings = load_ppo_examples()
-    assert settings.epsilon == 0.2
-    assert gx.bytes_per_parameter(settings.memory.critic()) == 16
-    assert settings.memory.critic_parameters == settings.memory.policy_parameters
-    worked = gx.work_clip_case(settings.case("positive-above"), settings.epsilon)
+    model = gx.chapter("ppo")
+    assert model.epsilon == 0.2
+    assert model.memory.bytes_per_parameter == 16
+    assert model.memory.critic_billions == model.memory.policy_billions
+    worked = model.cases["positive-above"]
     assert worked.ratio == pytest.approx(1.5)
     assert (worked.objective, worked.gradient, worked.binds) == (2.4, 0.0, True)
 
 
 def test_a_case_with_an_impossible_probability_is_refused(tmp_path: Path) -> None:
-    text = (Path(gx.__file__).parent / "ppo_examples.toml").read_text(encoding="utf-8")
-    bad = tmp_path / "ppo_examples.toml"
+    text = (DATA / "ppo.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "ppo.toml"
     bad.write_text(text.replace("p_new = 0.3", "p_new = 1.3", 1), encoding="utf-8")
-    with pytest.raises(ValueError, match="needs probabilities in"):
-        load_ppo_examples(bad)
+    # p_new = 0.3 is first written in the second case, positive-above.
+    with pytest.raises(DataError, match=r"cases\[2\]: case 'positive-above' needs probabilities p_old and p_new in"):
+        load(bad, ppo.Settings)
+
+
+# The ranges of the clip widget's sliders, as hooks/chapters/ppo.py sets them (EPSILON and RATIO) and the
+# page passes them to clip_check_points: eps from 0.05 to 0.5 around the chapter's 0.2, rho from 0 to 2.5.
+WIDGET_EPSILONS = (0.2, 0.05, 0.5)
+WIDGET_RATIOS = (0.0, 2.5)
 
 
 def test_the_widget_is_checked_on_the_ends_of_the_clip_range() -> None:
-    settings = load_ppo_examples()
-    points = widget_check_points(settings)
-    for epsilon in {settings.epsilon, *settings.widget.epsilon_range}:
+    advantage = gx.chapter("ppo").plot.curves[0].advantage
+    points = {
+        (p.ratio, p.advantage, p.epsilon): p for p in gx.clip_check_points(WIDGET_RATIOS, (advantage,), WIDGET_EPSILONS)
+    }
+    for epsilon in WIDGET_EPSILONS:
         for end in gx.clip_range(epsilon):
-            assert (end, settings.plot_advantages[0], epsilon) in points
-            assert (float(np.nextafter(end, np.inf)), settings.plot_advantages[0], epsilon) in points
-    narrower = dataclasses.replace(settings, plot_advantages=(0.5,))
-    assert any(a == 0.5 for _, a, _ in widget_check_points(narrower))
+            assert (end, advantage, epsilon) in points
+            assert (float(np.nextafter(end, np.inf)), advantage, epsilon) in points
+            assert (float(np.nextafter(end, -np.inf)), advantage, epsilon) in points
+        # A > 0: at 1 + eps exactly the two terms are equal and the clip does not bind; one float above, it binds.
+        high = 1 + epsilon
+        assert not points[(high, advantage, epsilon)].binds
+        assert points[(float(np.nextafter(high, np.inf)), advantage, epsilon)].binds
+        assert points[(float(np.nextafter(high, np.inf)), advantage, epsilon)].gradient == 0.0
+    assert {p.ratio for p in points.values()} >= {0.0, 1.0, 2.5}
+    narrower = gx.clip_check_points(WIDGET_RATIOS, (0.5,), WIDGET_EPSILONS)
+    assert {p.advantage for p in narrower} == {0.5}

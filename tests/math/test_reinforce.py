@@ -13,7 +13,7 @@ from grpo_examples import reinforce
 
 # Two candidates, a coin: pi = (0.5, 0.5), rewards (1, 0).
 COIN = np.array([0.5, 0.5]), np.array([1.0, 0.0])
-# The chapter's bandit (grpo_examples/bandit.toml): pi = (0.3, 0.4, 0.2, 0.1), rewards (2, 1, 1, 0).
+# The chapter's bandit (grpo_examples/data/bandit.toml): pi = (0.3, 0.4, 0.2, 0.1), rewards (2, 1, 1, 0).
 CHAPTER = np.array([0.3, 0.4, 0.2, 0.1]), np.array([2.0, 1.0, 1.0, 0.0])
 
 

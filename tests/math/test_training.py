@@ -8,13 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from grpo_examples.chapters import run
+from grpo_examples.data import DATA, DataError, load
 from grpo_examples.run_statistics import nonzero_advantage_histogram, seed_sweep, stuck_questions, zero_advantage_share
 from grpo_examples.toy_task import candidates, toy_task
 from grpo_examples.training import (
     METHODS,
     TrainingConfig,
     expected_reward,
-    load_config,
     policy_gradient,
     sample_groups,
     softmax,
@@ -145,11 +146,14 @@ def test_run_is_cached_on_its_settings() -> None:
 
 
 def test_config_file_names_every_setting(tmp_path: Path) -> None:
-    assert isinstance(load_config(), TrainingConfig)
+    # run.toml is read straight into the run's settings: the chapter's Settings is TrainingConfig itself.
+    assert isinstance(load(DATA / "run.toml", run.Settings), TrainingConfig)
     bad = tmp_path / "run.toml"
     bad.write_text("seed = 1\nsteps = 3\n")
-    with pytest.raises(ValueError, match="missing keys"):
-        load_config(bad)
+    with pytest.raises(DataError) as caught:
+        load(bad, run.Settings)
+    missing = ["group_size", "learning_rate", "critic_learning_rate", "prior_scale", "threshold"]
+    assert caught.value.problems == [f"the top level: missing key {key!r}: add it" for key in sorted(missing)]
 
 
 def test_unknown_method_is_an_error() -> None:

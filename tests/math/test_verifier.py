@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import grpo_examples as gx
 from grpo_examples.verifier import accuracy_reward, extract_answer, format_reward, normalise_answer, verify
 
 
@@ -135,9 +136,6 @@ def test_verify_without_an_answer_has_no_normalised_form() -> None:
 
 def test_book_groups_score_as_their_chapter_says() -> None:
     """The GRPO chapter's groups, scored by hand: easy four right of five, hard one of five, split two of four."""
-    from grpo_examples.examples import load_examples
-
-    examples = load_examples()
-    assert examples["easy"].rewards == [1.0, 1.0, 1.0, 1.0, 0.0]
-    assert examples["hard"].rewards == [1.0, 0.0, 0.0, 0.0, 0.0]
-    assert examples["split"].rewards == [1.0, 1.0, 0.0, 0.0]
+    assert [r.reward for r in gx.group("easy").responses] == [1.0, 1.0, 1.0, 1.0, 0.0]
+    assert [r.reward for r in gx.group("hard").responses] == [1.0, 0.0, 0.0, 0.0, 0.0]
+    assert [r.reward for r in gx.group("split").responses] == [1.0, 1.0, 0.0, 0.0]

@@ -12,6 +12,10 @@ from hypothesis import strategies as st
 import grpo_examples as gx
 
 
+def exact(*rewards: int) -> tuple[Fraction, ...]:
+    return tuple(Fraction(r) for r in rewards)
+
+
 def outcome(working: gx.GroupWorking, reward: int) -> gx.Outcome:
     found = working.outcome(reward)
     assert found is not None, f"no response has reward {reward}"
@@ -28,7 +32,8 @@ def test_easy_group_exact_forms() -> None:
     assert outcome(working, 1).deviation == Fraction(1, 5)
     assert outcome(working, 1).advantage == Fraction(1, 2)
     assert outcome(working, 0).advantage == -2
-    assert working.rare_to_common() == 4  # "four times the magnitude"
+    assert working.q == Fraction(1, 5)
+    assert working.rare_to_common == 4  # "four times the magnitude"
 
 
 def test_irrational_std_stays_a_float() -> None:
@@ -42,8 +47,10 @@ def test_all_equal_group_has_zero_advantage() -> None:
     working = gx.work_group([0, 0, 0])
     assert working.all_equal
     assert working.outcomes[0].advantage == 0
-    with pytest.raises(ValueError, match="two distinct rewards"):
-        working.rare_to_common()
+    # With one outcome there is no rare one: the ratio is a value the model does not have, and says why.
+    ratio = working.rare_to_common
+    assert isinstance(ratio, gx.Undefined)
+    assert "two distinct rewards" in ratio.reason
 
 
 @given(st.lists(st.integers(0, 1), min_size=2, max_size=16))
@@ -57,15 +64,15 @@ def test_exact_working_agrees_with_numpy(bits: list[int]) -> None:
 
 def test_named_groups_are_scored_by_the_verifier() -> None:
     # The spec's groups: four of five correct on the easy problem, one of five on the hard one.
-    examples = gx.load_examples()
-    assert examples["easy"].rewards == [1, 1, 1, 1, 0]
-    assert examples["hard"].rewards == [1, 0, 0, 0, 0]
-    assert examples["split"].rewards == [1, 1, 0, 0]
-    for example in examples.values():
-        for response in example.responses:
-            assert response.reward == gx.accuracy_reward(response.text, example.reference)
+    assert gx.group("easy").rewards == exact(1, 1, 1, 1, 0)
+    assert gx.group("hard").rewards == exact(1, 0, 0, 0, 0)
+    assert gx.group("split").rewards == exact(1, 1, 0, 0)
+    for name in gx.group_names():
+        group = gx.group(name)
+        for response in group.responses:
+            assert response.reward == gx.accuracy_reward(response.text, group.answer)
 
 
-def test_unknown_example_lists_the_known_ones() -> None:
-    with pytest.raises(KeyError, match="known: easy, hard"):
-        gx.get_example("eazy")
+def test_unknown_group_lists_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="the groups are easy, hard"):
+        gx.group("eazy")

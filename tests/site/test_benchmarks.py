@@ -16,7 +16,7 @@ from benchmarks.report import render
 from benchmarks.static_server import serve
 from benchmarks.synthetic import distinct_tex
 from benchmarks.targets import judge
-from hooks import scan
+from hooks.engine import scan
 from tests.conftest import ROOT
 
 

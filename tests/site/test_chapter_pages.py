@@ -1,4 +1,5 @@
-"""The verifiable-rewards, training-run, glossary and references pages as built, served and rendered."""
+"""The verifiable-rewards, training-run, glossary and references pages as built, and as rebuilt from changed data.
+How they render in Chromium is tests/browser/test_chapter_pages_browser.py."""
 
 from __future__ import annotations
 
@@ -7,10 +8,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
-from tests.conftest import Server, WatchedPage, copy_project, mkdocs_build
-from tests.site_html import site_pages
+from tests.conftest import copy_project, mkdocs_build
 
 CHAPTERS = ("verifiable-rewards", "training-run", "glossary", "references")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -92,65 +91,12 @@ def test_references_give_arxiv_ids_and_versions(built_site: Path) -> None:
     assert "1.10.0.dev0" in references
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("width", [1280, 360])
-def test_training_run_renders_in_both_palettes(browser: Browser, site_server: Server, width: int) -> None:
-    strokes = {}
-    for scheme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-        page = context.new_page()
-        page.goto(site_server.url + "training-run/")
-        overflow = page.evaluate(
-            "Math.max(...[...document.querySelectorAll('.grpo-plot')].map(s => s.getBoundingClientRect().right))"
-        )
-        assert overflow <= width
-        strokes[scheme] = page.evaluate(
-            "getComputedStyle(document.querySelector('#training-reward .grpo-series-1')).stroke"
-        )
-        font = page.evaluate(
-            "(() => { const t = document.querySelector('#training-reward text');"
-            " return t.getBoundingClientRect().height; })()"
-        )
-        assert font >= 10  # tick labels stay readable on a phone
-        context.close()
-    assert strokes["light"] != strokes["dark"]
-
-
-@pytest.mark.browser
-def test_no_title_keeps_a_line_for_its_hidden_permalink_on_a_phone(
-    browser: Browser, built_site: Path, site_server: Server
-) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 800})
-    page = context.new_page()
-    extra = {}
-    for path in site_pages(built_site):
-        page.goto(site_server.url + path)
-        # How much taller the title is with its permalink than without it.
-        extra[path] = page.evaluate("""() => {
-          const title = document.querySelector('article h1'), link = title?.querySelector('.headerlink');
-          if (!link) return 0;
-          const before = title.getBoundingClientRect().height;
-          link.remove();
-          return before - title.getBoundingClientRect().height;
-        }""")
-    context.close()
-    assert extra and all(height == 0 for height in extra.values()), extra
-
-
-@pytest.mark.browser
-def test_chapters_load_only_local_files(page: WatchedPage, site_server: Server) -> None:
-    for name in CHAPTERS:
-        page.page.goto(site_server.url + name + "/")
-    assert page.external_requests(site_server) == []
-    assert page.console_errors == []
-
-
 @pytest.mark.slow
 def test_a_response_whose_verdict_flips_changes_the_page(tmp_path: Path, built_site: Path) -> None:
     """Turn the fractions group's 0.5 into 0.6: its accuracy flips to 0 and four correct becomes three."""
     (tmp_path / "project").mkdir()
     project = copy_project(tmp_path / "project")
-    examples = project / "grpo_examples" / "examples.toml"
+    examples = project / "grpo_examples" / "data" / "groups.toml"
     text = examples.read_text(encoding="utf-8")
     assert text.count("\\\\boxed{0.5}") == 1
     examples.write_text(text.replace("\\\\boxed{0.5}", "\\\\boxed{0.6}"), encoding="utf-8")
@@ -167,7 +113,7 @@ def test_a_response_whose_verdict_flips_changes_the_page(tmp_path: Path, built_s
 def test_another_seed_changes_the_training_page(tmp_path: Path, built_site: Path) -> None:
     (tmp_path / "project").mkdir()
     project = copy_project(tmp_path / "project")
-    settings = project / "grpo_examples" / "training_run.toml"
+    settings = project / "grpo_examples" / "data" / "run.toml"
     text = settings.read_text(encoding="utf-8")
     seed = re.search(r"^seed = (\d+)", text, re.M)
     assert seed
@@ -185,7 +131,7 @@ def test_an_unreachable_threshold_stops_the_build(tmp_path: Path) -> None:
     """A threshold above the maximum reward: 'GRPO crosses the threshold after ...' would be false."""
     (tmp_path / "project").mkdir()
     project = copy_project(tmp_path / "project")
-    settings = project / "grpo_examples" / "training_run.toml"
+    settings = project / "grpo_examples" / "data" / "run.toml"
     text = settings.read_text(encoding="utf-8")
     settings.write_text(re.sub(r"^threshold = \S+", "threshold = 2.5", text, flags=re.M), encoding="utf-8")
     result = mkdocs_build(project, tmp_path / "site")

@@ -15,7 +15,7 @@ RIGHT = "8 × 7 = 8 × 5 + 8 × 2 = 40 + 16. \\\\boxed{56}"
 
 def with_easy_group_edited(tmp_path: Path, old: str, new: str) -> Path:
     project = copy_project(tmp_path / "book")
-    examples = project / "grpo_examples" / "examples.toml"
+    examples = project / "grpo_examples" / "data" / "groups.toml"
     source = examples.read_text(encoding="utf-8")
     assert old in source
     examples.write_text(source.replace(old, new, 1), encoding="utf-8")
@@ -49,7 +49,7 @@ def test_a_different_easy_group_changes_the_chapter(tmp_path: Path) -> None:
 def test_a_claim_the_new_group_breaks_stops_the_build(tmp_path: Path) -> None:
     # Three wrong of five: "being wrong is rare" is no longer true, and the chapter says so.
     project = with_easy_group_edited(tmp_path, RIGHT, WRONG)
-    examples = project / "grpo_examples" / "examples.toml"
+    examples = project / "grpo_examples" / "data" / "groups.toml"
     examples.write_text(
         examples.read_text(encoding="utf-8").replace("7 × 8 = 56. \\\\boxed{56}", "7 × 8 = 54. \\\\boxed{54}", 1),
         encoding="utf-8",
@@ -57,6 +57,12 @@ def test_a_claim_the_new_group_breaks_stops_the_build(tmp_path: Path) -> None:
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode != 0
     chapter = (project / "docs" / "grpo.md").read_text(encoding="utf-8").splitlines()
-    line = next(i for i, text in enumerate(chapter, 1) if "grpo:check easy wrong-is-rare" in text)
-    assert f"docs/grpo.md:{line}: the prose claims 'wrong-is-rare' of easy" in result.stderr
+    claim = "<!-- grpo:check easy.claims.wrong-is-rare -->"
+    lines = [i for i, text in enumerate(chapter, 1) if claim in text]
+    assert len(lines) >= 2  # the chapter makes the claim twice, and the build names every place at once
+    for line in lines:
+        assert f"docs/grpo.md:{line}: the prose claims easy.claims.wrong-is-rare" in result.stderr
+    # The claim in the model's own words (its docstring), and where to change the data.
+    assert "(Some responses are wrong, but fewer than are right)" in result.stderr
+    assert "grpo_examples/data/groups.toml [easy]" in result.stderr
     assert "Traceback" not in result.stderr

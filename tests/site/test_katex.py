@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.katex import RENDERER_SCRIPT, KatexError, KatexRenderer
-from hooks.katex_cache import CACHE_FILE, FormulaCache, renderer_fingerprint
+from hooks.site.katex import RENDERER_SCRIPT, KatexError, KatexRenderer
+from hooks.site.katex_cache import CACHE_FILE, FormulaCache, renderer_fingerprint
 from tests.conftest import ROOT
 
 KATEX = ROOT / "node_modules" / "katex"

@@ -1,11 +1,11 @@
-"""A link, header cell or heading that is only a formula gets a name (hooks/math_labels.py): axe-core, and so
+"""A link, header cell or heading that is only a formula gets a name (hooks/site/math_labels.py): axe-core, and so
 Lighthouse, takes none from MathML. Fed with the HTML the book's own Markdown and KaTeX make."""
 
 from __future__ import annotations
 
 import re
 
-from hooks.math_labels import label_lone_formulas
+from hooks.site.math_labels import label_lone_formulas
 from tests.chapter_pipeline import page_html
 
 TABLE = "| $`c`$ | $`\\pi_\\theta(c \\mid q)`$ | the candidate $`c`$ |\n|---|---|---|\n| a | b | c |\n"

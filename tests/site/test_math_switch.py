@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks.math_switch import ENVIRONMENT_VARIABLE, MathSwitchError, math_rendered
+from hooks.site.math_switch import ENVIRONMENT_VARIABLE, MathSwitchError, math_rendered
 from tests.conftest import copy_project, mkdocs_build
 
 

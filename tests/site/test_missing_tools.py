@@ -101,7 +101,7 @@ def test_without_chromium_the_browser_tests_say_what_to_install(tmp_path: Path) 
 
 
 def test_without_faketime_the_reproducibility_test_says_what_to_install(tmp_path: Path) -> None:
-    test = "tests/test_reproducible.py::test_the_sitemap_carries_the_commit_date_not_the_files_or_the_clock"
+    test = "tests/site/test_reproducible.py::test_the_sitemap_carries_the_commit_date_not_the_files_or_the_clock"
     result = _pytest(tmp_path, test, PATH=_path_with_only(tmp_path, "git", "node"))
     output = result.stdout + result.stderr
     assert result.returncode != 0 and HOW_TO_INSTALL_FAKETIME.splitlines()[0] in output

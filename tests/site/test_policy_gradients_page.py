@@ -1,7 +1,8 @@
-"""The policy-gradient chapter as built, served and rendered, and as rebuilt from changed settings.
+"""The policy-gradient chapter as built, and as rebuilt from changed settings (in Chromium:
+tests/browser/test_policy_gradients_page_browser.py).
 
 The numbers expected here are worked out by hand for the chapter's bandit, pi = (0.3, 0.4, 0.2, 0.1) and
-rewards (2, 1, 1, 0) (see tests/test_reinforce.py), and for the changed bandit of the generation tests.
+rewards (2, 1, 1, 0) (see tests/math/test_reinforce.py), and for the changed bandit of the generation tests.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
-from tests.conftest import Server, WatchedPage, copy_project, mkdocs_build
+from tests.conftest import copy_project, mkdocs_build
 from tests.site_html import article, formulas_tex, page_html, visible_text
 
 PAGE = "policy-gradients"
@@ -97,38 +97,10 @@ def test_the_glossary_and_references_have_the_chapters_terms(built_site: Path) -
         assert source in references
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("width", [1280, 360])
-def test_renders_in_both_palettes(browser: Browser, site_server: Server, width: int) -> None:
-    fills = {}
-    for scheme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
-        page = context.new_page()
-        page.goto(site_server.url + PAGE + "/")
-        right = page.evaluate(
-            "Math.max(...[...document.querySelectorAll('.grpo-plot')].map(s => s.getBoundingClientRect().right))"
-        )
-        assert right <= width
-        fills[scheme] = page.evaluate("getComputedStyle(document.querySelector('#bandit-variance circle')).fill")
-        font = page.evaluate("document.querySelector('#bandit-simulation text').getBoundingClientRect().height")
-        assert font >= 10  # labels stay readable on a phone
-        vector = page.evaluate("getComputedStyle(document.querySelector('.grpo-vector')).whiteSpace")
-        assert vector == "nowrap"
-        context.close()
-    assert fills["light"] != fills["dark"]
-
-
-@pytest.mark.browser
-def test_loads_only_local_files(page: WatchedPage, site_server: Server) -> None:
-    page.page.goto(site_server.url + PAGE + "/")
-    assert page.external_requests(site_server) == []
-    assert page.console_errors == []
-
-
 def _with_probabilities(tmp_path: Path, probabilities: tuple[float, ...]) -> Path:
     """A copy of the book whose bandit gives its candidates these probabilities, in order."""
     project = copy_project(tmp_path / "book")
-    settings = project / "grpo_examples" / "bandit.toml"
+    settings = project / "grpo_examples" / "data" / "bandit.toml"
     text = settings.read_text(encoding="utf-8")
     assert len(re.findall(r"^probability = .*$", text, flags=re.M)) == len(probabilities)
     values = iter(probabilities)
@@ -171,6 +143,10 @@ def test_settings_that_break_the_story_stop_the_build(tmp_path: Path) -> None:
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode != 0
     chapter = (project / "docs" / f"{PAGE}.md").read_text(encoding="utf-8").splitlines()
-    line = next(i for i, t in enumerate(chapter, 1) if "grpo:check bandit only-best-above-average" in t)
-    assert f"docs/{PAGE}.md:{line}: the prose claims 'only-best-above-average', but the bandit says" in result.stderr
+    line = next(i for i, t in enumerate(chapter, 1) if "grpo:check bandit.claims.only-best-above-average" in t)
+    claim = f"docs/{PAGE}.md:{line}: the prose claims bandit.claims.only-best-above-average"
+    # The claim in the model's words (its docstring), and the data to change.
+    said = "(The true gradient raises the best candidate's logit and lowers every other one)"
+    assert f"{claim} {said}, but the model says otherwise" in result.stderr
+    assert "grpo_examples/data/bandit.toml" in result.stderr
     assert "Traceback" not in result.stderr

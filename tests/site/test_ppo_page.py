@@ -162,7 +162,7 @@ def test_the_values_follow_the_settings(monkeypatch: pytest.MonkeyPatch) -> None
 @pytest.mark.slow
 def test_another_clip_range_and_lambda_change_the_built_page(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "book")
-    settings = project / "grpo_examples" / "ppo_examples.toml"
+    settings = project / "grpo_examples" / "data" / "ppo.toml"
     text = settings.read_text(encoding="utf-8")
     assert text.count("epsilon = 0.2 ") == 1 and text.count("lam = 0.95") == 1
     settings.write_text(text.replace("epsilon = 0.2 ", "epsilon = 0.3 ").replace("lam = 0.95", "lam = 0.5"), "utf-8")

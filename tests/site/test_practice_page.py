@@ -94,12 +94,12 @@ def test_the_references_stamp_openrlhf_and_the_new_sources(built_site: Path) -> 
 def test_changed_inputs_change_the_page(tmp_path: Path) -> None:
     """A second wrong answer in the easy group and a new reference probability for the worked token."""
     project = copy_project(tmp_path / "book")
-    examples = project / "grpo_examples" / "examples.toml"
+    examples = project / "grpo_examples" / "data" / "groups.toml"
     source = examples.read_text(encoding="utf-8")
     right = "8 × 7 = 8 × 5 + 8 × 2 = 40 + 16. \\\\boxed{56}"
     assert right in source
     examples.write_text(source.replace(right, "8 × 7 = 8 × 5 + 8 × 2 = 40 + 14. \\\\boxed{54}", 1), encoding="utf-8")
-    inputs = project / "grpo_examples" / "practice_examples.toml"
+    inputs = project / "grpo_examples" / "data" / "practice.toml"
     source = inputs.read_text(encoding="utf-8")
     assert "pi_ref = [0.5, 0.2, 0.2, 0.1]" in source
     inputs.write_text(

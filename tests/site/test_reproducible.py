@@ -2,7 +2,7 @@
 
 Each build runs under libfaketime with its own clock, years apart: every process of the build (Python,
 and Node.js rendering the math) sees that time, so a date taken from the clock would differ between
-them. The sitemap's dates come from the commit instead (hooks/build_date.py); from a release tarball
+them. The sitemap's dates come from the commit instead (hooks/site/build_date.py); from a release tarball
 without git, from its files' times, which `git archive` sets to the commit's.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks.build_date import build_date, source_epoch
+from hooks.site.build_date import build_date, source_epoch
 from scripts.ensure_faketime import HOW_TO_INSTALL, find_faketime
 from tests.conftest import ROOT, copy_project
 
@@ -81,7 +81,7 @@ def _day(epoch: int) -> str:
 
 def _clone(folder: Path, commit_date: str) -> Path:
     """The working tree's book as a fresh clone would have it: its sources committed at commit_date, and no
-    .cache (hooks/katex_cache.py keeps rendered formulas there): a build of it is a clean build."""
+    .cache (hooks/site/katex_cache.py keeps rendered formulas there): a build of it is a clean build."""
     project = copy_project(folder)
     assert not (project / ".cache").exists()
     env = {**os.environ, "GIT_AUTHOR_DATE": commit_date, "GIT_COMMITTER_DATE": commit_date}

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from hooks import scan
-from hooks.placeholders import expand
+from hooks.engine import scan
+from hooks.engine.placeholders import expand
+from hooks.events import book
 from tests.conftest import ROOT
 from tests.site_html import article, css_urls, formulas_tex, page_html, resource_urls, visible_text
 
@@ -58,7 +59,11 @@ def test_trainer_numbers_name_their_trainer(chapter: str) -> None:
 
 def test_computed_blocks_say_how_they_were_computed(chapter: str) -> None:
     assert chapter.count("How these numbers were computed") >= 4
-    assert "grpo_examples.work_group([1, 1, 1, 1, 0])" in chapter
+    # The worked example's note: the call that computes the easy group, as a reader can run it, and its data.
+    worked = chapter[chapter.index("Worked example: the easy group") :]
+    note = worked[worked.index("How these numbers were computed") : worked.index("</details>")]
+    assert "<code>grpo_examples.group('easy')</code>" in note
+    assert "<code>grpo_examples/data/groups.toml [easy]</code>" in note
 
 
 def test_every_formula_was_rendered_on_the_server(built_site: Path) -> None:
@@ -70,7 +75,7 @@ def test_every_formula_was_rendered_on_the_server(built_site: Path) -> None:
         assert "katex.min.js" not in text and "auto-render" not in text, f"{page} runs math JavaScript"
     chapter_html = page_html(built_site, "grpo")
     source = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8")
-    written = list(scan.formulas(expand(source, "docs/grpo.md").markdown))
+    written = list(scan.formulas(expand(book(), source).markdown))
     assert chapter_html.count('class="katex"') == len(written) > 20
     assert 'class="katex-display"' in chapter_html
     assert "<math" in chapter_html, "KaTeX's MathML is kept for screen readers"

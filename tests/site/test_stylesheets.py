@@ -1,4 +1,4 @@
-"""The book's own stylesheets reach a reader as one file (hooks/stylesheets.py), in mkdocs.yml's order."""
+"""The book's own stylesheets reach a reader as one file (hooks/site/stylesheets.py), in mkdocs.yml's order."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
-from hooks import stylesheets
+from hooks.site import stylesheets
 from tests.conftest import ROOT
 from tests.site_html import page_html, site_pages
 

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.conftest import LAID_OUT, PublishedSite
+from tests.browser.conftest import LAID_OUT
+from tests.conftest import PublishedSite
 from tests.site_html import article, page_html
 
 PHONE = {"width": 412, "height": 823}

@@ -19,7 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import copy_project
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def free_port() -> int:
@@ -87,7 +87,7 @@ def test_edits_show_after_the_automatic_reload(browser: Browser, served: tuple[P
     wait_for_text(page, "The idea, edited")
 
     # 2. An edit to grpo_examples' data: one more wrong answer makes the mean 3/5 = 0.6.
-    edit(project / "grpo_examples" / "examples.toml", "7 × 8 = 56. \\\\boxed{56}", "7 × 8 = 54. \\\\boxed{54}")
+    edit(project / "grpo_examples" / "data" / "groups.toml", "7 × 8 = 56. \\\\boxed{56}", "7 × 8 = 54. \\\\boxed{54}")
     wait_for_text(page, r"\\frac\{3\}\{5\} = 0\.6")
 
     # 3. An edit to a hook module: the generated sentence changes wording.

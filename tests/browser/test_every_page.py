@@ -19,10 +19,9 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.axe import AXE, COLOUR_RULES, run_axe
-from tests.conftest import FILLED_IN, LAID_OUT, PublishedSite, watch
+from tests.browser.conftest import FILLED_IN, LAID_OUT, watch
+from tests.conftest import PublishedSite
 from tests.site_html import site_pages
-
-pytestmark = pytest.mark.browser
 
 # prefers-color-scheme, and the Material scheme it selects
 PALETTES: dict[Literal["light", "dark"], str] = {"light": "default", "dark": "slate"}
@@ -147,7 +146,7 @@ def test_every_formula_keeps_its_mathml_for_screen_readers(visits: dict[tuple[st
         assert all(f["mathml"] and f["html_hidden"] for f in visit.formulas), path
         shown = sum(f["shown"] and not f["read_as_text"] for f in visit.formulas)
         # Chromium hands a screen reader one MathML formula per formula shown (hidden ones: closed notes;
-        # a header cell that is only a formula is read from its text instead: hooks/math_labels.py).
+        # a header cell that is only a formula is read from its text instead: hooks/site/math_labels.py).
         assert visit.math_in_accessibility_tree >= shown, path
 
 

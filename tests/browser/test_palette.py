@@ -18,8 +18,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.conftest import Server
 
-pytestmark = pytest.mark.browser
-
 WATCHED = ["class", "data-js-focus-visible", "data-md-color-scheme", "data-md-color-primary", "data-md-color-accent",
            "data-md-color-media", "data-md-color-switching"]  # fmt: skip
 
