@@ -52,6 +52,7 @@ class Response:
     """One sampled response o_i, every step of the verifier on it, and the advantage GRPO gives it."""
 
     text: str
+    """The response as sampled."""
     answer: str | None
     """The final answer the verifier extracts: the last \\boxed{...}, else the last 'Answer:' line; None if neither."""
     normalised: str | None
@@ -99,6 +100,7 @@ class Group(GroupWorking):
     name: str
     """Its name in groups.toml."""
     title: str
+    """How the prose names the group: 'the easy problem'."""
     question: str
     """The prompt q."""
     answer: str
@@ -106,6 +108,7 @@ class Group(GroupWorking):
     answer_normalised: str
     """The reference answer in canonical form."""
     responses: tuple[Response, ...]
+    """o_1, ..., o_G, each as the verifier reads it."""
     count: Mapping[str, int]
     """How many responses are correct, wrong, have the format reward (format), lack it (no-format), give no
     answer the verifier can read (no-answer), or earn both rewards (both)."""
@@ -131,6 +134,7 @@ class Group(GroupWorking):
     kept: bool
     """DAPO's dynamic sampling keeps the group: its rewards are not all equal."""
     claims: GroupClaims
+    """What the prose says of the group's rewards."""
 
 
 NAME = re.compile(r"[a-z][a-z0-9-]*")  # a group's name is the first word of a placeholder's path: easy.mean

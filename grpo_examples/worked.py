@@ -24,7 +24,9 @@ class Outcome:
     """Every response of the group that earned one reward value: r, how many, r - mu, and A."""
 
     reward: Fraction
+    """r: the reward these responses earned."""
     count: int
+    """How many responses earned it."""
     deviation: SignedExact
     """r - mu."""
     advantage: SignedExact

@@ -1,1 +1,1 @@
-"""MkDocs hooks of the book: thin adapters from chapter placeholders to grpo_examples."""
+"""MkDocs hooks of the book: the engine that turns paths into Markdown, what each chapter draws, and the site layer."""

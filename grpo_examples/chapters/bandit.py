@@ -67,10 +67,13 @@ class Candidate:
     number: int
     """c, counted from 1."""
     text: str
+    """The candidate response."""
     probability: float
     """pi_theta(c | q)."""
     accuracy: float
+    """The accuracy reward the checker gives it."""
     format: float
+    """The format reward the checker gives it."""
     reward: int | float
     """r(c) = accuracy reward + format reward (0, 1 or 2)."""
     gradient: Signed
@@ -89,7 +92,9 @@ class Baseline:
     """REINFORCE's one-sample estimate with one constant baseline b, candidate by candidate, and its variance."""
 
     name: str
+    """none (b = 0), expected (b = J) or optimal (b = b*)."""
     b: float
+    """The baseline's value."""
     probabilities: tuple[float, ...]
     """pi_theta(c | q) for each candidate: the weights of every average below."""
     weights: tuple[Signed, ...]
@@ -123,7 +128,9 @@ class VarianceCurve:
     """Var(b) for constant baselines b evenly spaced from 0 to the largest reward."""
 
     baselines: tuple[float, ...]
+    """The baselines b."""
     variances: tuple[float, ...]
+    """Var(b) at each."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +138,7 @@ class Simulated:
     """One baseline over the simulated groups."""
 
     name: str
+    """none, expected or leave-one-out."""
     mean_best: Signed
     """The average over the groups of the estimate's entry for the best candidate's logit."""
     variance: float
@@ -182,6 +190,7 @@ class Bandit:
     K: int
     """How many candidate responses the policy chooses among."""
     candidates: Mapping[int, Candidate]
+    """Each candidate, by its number from 1."""
     best: Candidate
     """The first candidate with the highest reward."""
     max_reward: int | float
@@ -199,11 +208,13 @@ class Bandit:
     baselines: Mapping[str, Baseline]
     """The constant baselines none (b = 0), expected (b = J) and optimal (b = b*)."""
     quadratic: Quadratic
+    """Var(b) as a quadratic in b: its three coefficients."""
     optimal_baseline: float
     """b* = E[r ||s||^2] / E[||s||^2]: the constant baseline of least variance."""
     reduction: float
     """Var(0) / Var(J): how many times smaller the variance is with b = J than without a baseline."""
     variance_curve: VarianceCurve
+    """Var(b) for baselines from 0 to the largest reward, for the plot."""
     simulation: Mapping[str, Simulated]
     """Each baseline over the simulated groups: none, expected and leave-one-out (RLOO)."""
     histogram_bin: float
@@ -211,6 +222,7 @@ class Bandit:
     histogram_edges: tuple[float, ...]
     """The bins' edges, around every estimate of the best logit's entry under none and expected."""
     claims: BanditClaims
+    """What the chapter's prose says of the bandit."""
 
 
 def _whole(reward: float) -> int | float:

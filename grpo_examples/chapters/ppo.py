@@ -117,7 +117,9 @@ class ClipRange:
     """[1 - epsilon, 1 + epsilon], where the ratio may move before the clip binds."""
 
     low: float
+    """1 - epsilon."""
     high: float
+    """1 + epsilon."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,7 @@ class WorkedClip:
     """One token worked through at clip range epsilon."""
 
     name: str
+    """The case's name in ppo.toml."""
     advantage: Signed
     """A: the token's advantage."""
     p_old: float
@@ -132,6 +135,7 @@ class WorkedClip:
     p_new: float
     """pi_theta(o_t): the probability the policy in training gives it now."""
     epsilon: float
+    """The clip range it is worked at."""
     low: float
     """1 - epsilon: the clip range's lower end."""
     high: float
@@ -205,8 +209,11 @@ class ClipCurve:
     """L^CLIP and rho A along the plot's ratios, for one advantage, and where L runs flat."""
 
     advantage: Signed
+    """A: the curve's advantage."""
     objective: tuple[float, ...]
+    """L^CLIP at each of the plot's ratios."""
     unclipped: tuple[float, ...]
+    """rho A at each of the plot's ratios."""
     flat_at: float
     """The value L keeps where the clip binds: clip(ratio_max) A for A > 0, clip(0) A for A < 0."""
 
@@ -217,10 +224,14 @@ class ClipPlot:
     ratios so that each corner of the curve is drawn."""
 
     epsilon: float
+    """The clip range."""
     clip: ClipRange
     ratio_max: float
+    """The largest ratio drawn."""
     ratios: tuple[float, ...]
+    """The ratios the curves are computed at."""
     curves: tuple[ClipCurve, ...]
+    """One curve per advantage of the data file's [plot]."""
     lowest: float
     """The least value of rho A over the plot (the floor of the axis)."""
     highest: float
@@ -256,9 +267,13 @@ class GaeToken:
     """Token t of the response (numbered from 1), and every step of GAE on it."""
 
     t: int
+    """The token's number, from 1."""
     token: str
+    """The token's text."""
     gamma: float
+    """The discount gamma."""
     lam: float
+    """GAE's lambda."""
     reward: float
     """r_t: the reward after the token."""
     value: float
@@ -290,7 +305,9 @@ class Gae:
     """GAE on one response whose tokens the chapter numbers from 1."""
 
     gamma: float
+    """The discount gamma (1: no discount within a response)."""
     lam: float
+    """GAE's lambda."""
     T: int
     """The number of tokens in the response."""
     reward: float
@@ -298,6 +315,7 @@ class Gae:
     final_value: float
     """V(s_T) = 0: after the last token the response is over."""
     tokens: Mapping[int, GaeToken]
+    """Each token, by its number from 1."""
     reward_only_at_the_end: bool
     """The only non-zero reward is the last token's."""
     first_token_below_monte_carlo: bool
@@ -352,6 +370,7 @@ class Memory:
     critic_billions: int | Fraction
     """The critic's parameters, in billions."""
     parts: tuple[MemoryPart, ...]
+    """What is kept per parameter, part by part, with its total for the critic."""
     bytes_per_parameter: int
     """What is kept per trained parameter, all parts together: 16 for mixed-precision Adam."""
     part_gb: tuple[int | Fraction, ...]
@@ -387,10 +406,15 @@ class PPO:
     epsilon: float
     """The clip range epsilon."""
     clip: ClipRange
+    """The clip range [1 - epsilon, 1 + epsilon]."""
     cases: Mapping[str, WorkedClip]
+    """One token per case of ppo.toml, worked through, by the case's name."""
     plot: ClipPlot
+    """The clipped objective against the ratio."""
     gae: Gae
+    """GAE on one response, token by token."""
     memory: Memory
+    """What training the critic keeps in memory."""
 
 
 def build(settings: Settings) -> PPO:

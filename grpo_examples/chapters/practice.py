@@ -94,6 +94,7 @@ class KlToken:
     """One candidate token x: both probabilities, the ratio and the three estimates of the KL it gives."""
 
     token: str
+    """The token's text."""
     pi_theta: float
     """pi_theta(x): the probability the policy in training gives the token."""
     pi_ref: float
@@ -130,6 +131,7 @@ class Kl:
     count: int
     """How many candidate tokens the distributions cover."""
     tokens: tuple[KlToken, ...]
+    """Every candidate token."""
     worked: KlToken
     """The first token, which the page works out."""
     negative: KlToken | Undefined
@@ -145,9 +147,13 @@ class Kl:
     monte_carlo: Mapping[str, float]
     """The mean of each estimator over `samples` tokens drawn from pi_theta."""
     samples: int
+    """How many tokens the Monte-Carlo average draws."""
     seed: int
+    """The seed of that draw."""
     pi_theta: tuple[float, ...]
+    """pi_theta of every token."""
     pi_ref: tuple[float, ...]
+    """pi_ref of every token."""
 
 
 def _close(a: float, b: float) -> bool:
@@ -185,10 +191,15 @@ class KlPoint:
     """The three estimators at one log ratio (every estimator depends on a token only through it)."""
 
     log_ratio: Signed
+    """log r."""
     ratio: float
+    """r = exp(log r)."""
     k1: Signed
+    """-log r."""
     k2: float
+    """(log r)^2 / 2."""
     k3: float
+    """(r - 1) - log r."""
 
 
 def kl_points(log_ratios: tuple[float, ...]) -> tuple[KlPoint, ...]:
@@ -220,6 +231,7 @@ class LossResponse:
     number: int
     """i, counted from 1."""
     right: bool
+    """The response is correct (reward 1)."""
     length: int
     """|o_i|, in tokens."""
     advantage: Signed
@@ -231,8 +243,11 @@ class LossAggregation:
     """One way to normalise the sum over the tokens, on the loss example."""
 
     key: str
+    """per-sequence, token-level or constant."""
     name: str
+    """Its name in words."""
     paper: str
+    """The paper that proposed it, and where."""
     settings: tuple[tuple[str, str, str], ...]
     """(trainer, setting, remark): how each trainer selects it."""
     weights: tuple[float, ...]
@@ -248,9 +263,11 @@ class Loss:
     """Two responses of one group, of different lengths, under each aggregation."""
 
     G: int
+    """The group size."""
     max_length: int
     """Dr. GRPO's constant L: the generation budget."""
     responses: tuple[LossResponse, ...]
+    """Each response of the example."""
     length: Mapping[str, int]
     """|o_i| of the correct and of the wrong response."""
     advantage: Mapping[str, Signed]
@@ -304,7 +321,9 @@ class Clipped:
     """The clip example's token under one clip range [1 - eps_low, 1 + eps_high]."""
 
     eps_low: float
+    """The lower clip range."""
     eps_high: float
+    """The upper clip range."""
     ratio: float
     """rho, the token's ratio."""
     advantage: Signed
@@ -345,6 +364,7 @@ class Ceiling:
     """The highest probability a token with A > 0 can reach in one batch before the upper clip stops it."""
 
     pi_old: float
+    """pi_theta_old of the token."""
     symmetric: float
     """min(1, pi_old (1 + eps))."""
     higher: float
@@ -364,7 +384,9 @@ class ClipPractice:
     ratio: float
     """The ratio an update has brought the example token to."""
     symmetric: Clipped
+    """The token under the symmetric clip [1 - eps, 1 + eps]."""
     higher: Clipped
+    """The token under clip-higher [1 - eps_low, 1 + eps_high]."""
     unlikely: float
     """The least likely token's probability under pi_theta_old."""
     ceiling: Mapping[str, float]
@@ -446,10 +468,15 @@ class Practice:
     """The GRPO-in-practice chapter."""
 
     kl: Kl
+    """The KL term's estimators."""
     loss: Loss
+    """The loss aggregations."""
     clip: ClipPractice
+    """The symmetric clip and clip-higher."""
     dynamic: Dynamic
+    """Dynamic sampling on the book's groups."""
     claims: PracticeClaims
+    """What the chapter's prose says."""
 
 
 def build(settings: Settings) -> Practice:

@@ -55,9 +55,11 @@ class Method:
     """What one method did in the run."""
 
     key: str
+    """grpo, critic or reinforce."""
     mean_reward: tuple[float, ...]
     """The expected reward of the policy, averaged over the questions, before the first step and after each."""
     start_reward: Reward
+    """The mean reward before the first step."""
     final_reward: Reward
     """The mean reward after the last step."""
     steps_to_threshold: int | Undefined
@@ -81,6 +83,7 @@ class Method:
     histogram: tuple[float, ...]
     """The share (%) of the run's non-zero advantages in each bin of Run.histogram_edges."""
     sweep: Sweep
+    """The method over every seed of the sweep."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ class Candidate:
     """One candidate response to the first question, as the checker scores it and the start policy weighs it."""
 
     number: int
+    """c, counted from 1."""
     text: str
     accuracy: float
     format: float
@@ -101,8 +105,11 @@ class ToyQuestion:
     """The toy task's first question and its menu of candidate responses."""
 
     question: str
+    """The first question q."""
     answer: str
+    """Its reference answer."""
     candidates: tuple[Candidate, ...]
+    """Its menu of candidate responses."""
     start_expected_reward: Reward
     """sum_c pi_0(c | q) r(c): the question's expected reward at the start."""
     right_with_reasoning: Reward
@@ -114,10 +121,13 @@ class Sample:
     """Response i of the first sampled group: the candidate drawn, its reward and each method's advantage."""
 
     i: int
+    """i, counted from 1."""
     candidate: int
     """The candidate's number (from 1)."""
     reward: float
+    """r_i."""
     advantage: Mapping[str, Annotated[float, Rounded(2), SIGN]]
+    """A_i under each method."""
 
 
 @dataclass(frozen=True)
@@ -125,9 +135,13 @@ class Change:
     """What each method's first update adds to one logit of the first question: eta x gradient."""
 
     candidate: int
+    """c, counted from 1."""
     reward: float
+    """r(c)."""
     probability: Reward
+    """pi_0(c | q)."""
     delta: Mapping[str, Annotated[float, Rounded(2), SIGN]]
+    """eta x the gradient's entry for c, under each method."""
 
 
 @dataclass(frozen=True)
@@ -135,12 +149,17 @@ class FirstStep:
     """The first update on the first question, step by step (every method draws this same group)."""
 
     question: str
+    """The first question."""
     G: int
+    """The group size."""
     samples: tuple[Sample, ...]
+    """The group every method draws first."""
     working: GroupWorking
     """GRPO's statistics for the group."""
     learning_rate: float
+    """eta: the step size."""
     changes: tuple[Change, ...]
+    """What each method's update adds to each logit."""
 
 
 @dataclass(frozen=True)
@@ -168,8 +187,11 @@ class Run:
     G: int
     """Responses sampled per question at each step."""
     learning_rate: float
+    """eta: the step size of every policy update."""
     critic_learning_rate: float
+    """The step size of the learned baseline V_phi(q)."""
     prior_scale: float
+    """The starting logits are prior_scale x N(0, 1)."""
     threshold: float
     """The mean reward whose first crossing the chapter reports."""
     questions: int
@@ -187,13 +209,19 @@ class Run:
     sweep_seeds: int
     """How many seeds the run is repeated with."""
     sweep_last_seed: int
+    """The last seed of the sweep (they start at 0)."""
     histogram_bin: float
+    """The width of the advantage histogram's bins."""
     histogram_range: float
     """Every advantage of the run lies within ± this."""
     histogram_edges: tuple[float, ...]
+    """Their edges, centred on multiples of the width."""
     toy_question: ToyQuestion
+    """The toy task's first question."""
     first_step: FirstStep
+    """The first update, worked through."""
     claims: RunClaims
+    """What the chapter's prose says of the run."""
 
 
 def _never(value: int | float | None) -> float:

@@ -21,7 +21,9 @@ class Spelling:
     """An answer as written, and the canonical form the checker compares."""
 
     written: str
+    """The answer as written."""
     normalised: str
+    """Its canonical form."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class Verifier:
     """The chapter's table of spellings, each normalised."""
 
     spellings: tuple[Spelling, ...]
+    """Every spelling of verifier.toml, normalised."""
 
 
 def build(settings: Settings) -> Verifier:

@@ -15,7 +15,7 @@ from hooks.engine import drift_guard
 from hooks.engine.book import Book, formula_layout
 from hooks.engine.markdown import code, escape_markdown, table
 from hooks.engine.numbers import MAX_DECIMALS, decimal
-from hooks.engine.tree import describe, walk
+from hooks.engine.tree import Meaning, describe, walk
 
 
 class GuideError(ValueError):
@@ -56,7 +56,7 @@ def drift_guard_example(book: Book, *paths: str) -> str:
     )
 
 
-def _value(value: object) -> str:
+def _value(value: object, meaning: Meaning) -> str:
     if isinstance(value, Undefined):
         return "not defined: " + escape_markdown(value.reason)
     if isinstance(value, bool):
@@ -64,7 +64,7 @@ def _value(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float | Fraction):
-        return decimal(value, MAX_DECIMALS).prose()
+        return decimal(value, meaning.places or MAX_DECIMALS).prose(signed=meaning.signed)
     text = str(value)
     return escape_markdown(text if len(text) <= 40 else text[:39] + "…") if isinstance(value, str) else "(several)"
 
@@ -80,18 +80,23 @@ def names(book: Book, *paths: str) -> str:
     once, with <key> for the entry and the value of the first."""
     if len(paths) != 1 or paths[0] not in book.subjects:
         raise GuideError(f"block 'names' takes one of {', '.join(book.subjects)}, got {' '.join(paths) or 'nothing'}")
-    rows, seen, collections = [], set(), {}
+    rows: list[list[str]] = []
+    seen: set[str] = set()
+    collections: list[str] = []  # the paths of the collections met so far
+    described: set[tuple[type, str]] = set()
     for named in walk(book.subjects[paths[0]]):
         value, path = named.value, named.path
         for prefix in sorted(collections, key=len, reverse=True):
             if path.startswith(prefix + "."):
-                key, _, rest = path[len(prefix) + 1 :].partition(".")
+                rest = path[len(prefix) + 1 :].partition(".")[2]
                 path = f"{prefix}.<key>" + (f".{rest}" if rest else "")
                 break
-        if _is_collection(value):
-            collections[named.path] = True
-            keys = ", ".join(str(k) for k in value)  # type: ignore[union-attr]
-            row = [code(path), "", escape_markdown(describe(named.owner, named.field)), f"keys: {escape_markdown(keys)}"]
+        field = (type(named.owner), named.field)
+        said = "" if field in described else describe(named.owner, named.field)  # once per field
+        if isinstance(value, Mapping) and _is_collection(value):
+            collections.append(named.path)
+            keys = ", ".join(str(k) for k in value)
+            row = [code(path), "", escape_markdown(said), f"keys: {escape_markdown(keys)}"]
         else:
             formula = formula_layout(book, named.owner, named.field) is not None and not isinstance(value, Mapping)
             if isinstance(value, bool):
@@ -102,9 +107,10 @@ def names(book: Book, *paths: str) -> str:
                 kind = "formula"
             else:
                 continue  # a model or a mapping of values: its own paths are listed
-            row = [code(path), kind, escape_markdown(describe(named.owner, named.field)), _value(value)]
+            row = [code(path), kind, escape_markdown(said), _value(value, named.meaning)]
         if path not in seen:
             seen.add(path)
+            described.add(field)
             rows.append(row)
     return table(["path", "placeholder", "what it is", "its value now (the first entry's)"], rows)
 

@@ -92,10 +92,8 @@ def test_a_chapter_with_its_own_data_is_five_files_and_builds(project: Path, tmp
 
 
 # Adding a number: a field in the model, with its equation in a docstring and its computation, and a placeholder.
-DOCSTRING = (
-    '    """pass@k = 1 - C(n - c, k) / C(n, k): the chance that at least one of k responses drawn is correct."""\n'
-)
-FIELD = '    expected_correct: float\n    """k c / n: how many of the k responses drawn are correct, on average."""\n'
+DOCSTRING = '    of k responses drawn is correct."""\n'
+FIELD = '    expected_correct: float\n    """k c / n: how many of the k drawn are correct, on average."""\n'
 RETURN = "    return Sampling(n, c, k, 1 - math.comb(n - c, k) / math.comb(n, k))\n"
 COMPUTED = "    return Sampling(n, c, k, 1 - math.comb(n - c, k) / math.comb(n, k), k * c / n)\n"
 SENTENCE = "On average <!-- grpo:value sampling.expected-correct --> of them are correct.\n"

@@ -1,5 +1,5 @@
-"""pass@k from n samples of which c are correct (Chen et al. 2021, arXiv:2107.03374, section 2.1):
-`grpo_examples.chapter('sampling')`, on grpo_examples/data/sampling.toml."""
+"""pass@k from n samples of which c are correct (Chen et al. 2021,
+arXiv:2107.03374, section 2.1): grpo_examples.chapter('sampling')."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from grpo_examples.data import Between
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything in sampling.toml."""
+    """Everything in grpo_examples/data/sampling.toml."""
 
     n: Annotated[int, Between(1, 10_000)]
     c: int
@@ -34,10 +34,11 @@ class Sampling:
     k: int
     """How many a reader draws from them."""
     pass_at_k: float
-    """pass@k = 1 - C(n - c, k) / C(n, k): the chance that at least one of k responses drawn is correct."""
+    """pass@k = 1 - C(n - c, k) / C(n, k): the chance that one at least
+    of k responses drawn is correct."""
 
 
 def build(settings: Settings) -> Sampling:
-    """pass@k, exactly: one minus the share of the k-subsets that hold no correct response."""
+    """pass@k: one minus the share of k-subsets with no correct response."""
     n, c, k = settings.n, settings.c, settings.k
     return Sampling(n, c, k, 1 - math.comb(n - c, k) / math.comb(n, k))

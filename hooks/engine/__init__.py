@@ -1,0 +1,1 @@
+"""The engine: placeholders, the one resolver, formatting, the drift guard. It knows no chapter."""

@@ -1,0 +1,1 @@
+"""Serving the pages well: KaTeX at build time, fonts, stylesheets, tables, print, metadata."""
