@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable  # the project's .venv python, as benchmarks/run starts it
-MATH_OFF = {"GRPO_BOOK_MATH": "off"}  # hooks/math_switch.py
+MATH_OFF = {"GRPO_BOOK_MATH": "off"}  # hooks/site/math_switch.py
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ def inline_math(text: str) -> Iterator[InlineCodeItem]:
     Its scan reads one character past a closing backtick (an IndexError, so a traceback in the build, for a
     line that ends in `$\`x\``) and one before an opening one (line[-1] at the start: the line's last
     character). A space appended past the end answers both reads with "not a $", and no formula can end on
-    it, so every span found is the same as in the line itself. hooks/katex.py has markdown-katex use this.
+    it, so every span found is the same as in the line itself. hooks/site/katex.py has markdown-katex use this.
     """
     return iter_inline_katex(text + " ")  # type: ignore[no-any-return]
 

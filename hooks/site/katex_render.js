@@ -1,4 +1,4 @@
-// One long-lived KaTeX for the whole build: the Python side (hooks/katex.py) writes one JSON request
+// One long-lived KaTeX for the whole build: the Python side (hooks/site/katex.py) writes one JSON request
 // per line, {"tex": ..., "display": true|false}, and reads one JSON answer per line, {"html": ...} or
 // {"error": ...}. Loading KaTeX once costs about 0.1 s; each formula afterwards costs about 1 ms.
 "use strict";
