@@ -1,4 +1,4 @@
-/* The interactive clip (placed by <!-- grpo:widget ppo.clip -->, built by hooks/clip_widget.py, loaded by
+/* The interactive clip (placed by <!-- grpo:widget clip ppo -->, built by hooks/chapters/ppo.py, loaded by
  * widgets.js on the pages that hold one).
  *
  * The build embeds the controls' starting values, ranges and steps, and numpy's results on a grid that
@@ -8,8 +8,7 @@
 (() => {
   "use strict";
 
-  const MINUS = "\u2212";
-  const SVG = "http://www.w3.org/2000/svg";
+  const { format, el, svgEl, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* grpo_examples.ppo: L = min(rho A, clip(rho, 1 - eps, 1 + eps) A), and dL/drho = 0 where the clip binds
@@ -22,42 +21,13 @@
     return { unclipped, clipped, objective: Math.min(unclipped, clipped), gradient: binds ? 0 : A, binds };
   }
 
-  /* As hooks/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
-  function format(x, places, signed) {
-    let p = 1;
-    while (p <= places && Math.abs(x - Number(x.toFixed(p))) > 1e-12 * Math.max(1, Math.abs(x))) p++;
-    const exact = p <= places, digits = Math.abs(Number(x.toFixed(exact ? p : places))).toFixed(exact ? p : places);
-    const sign = Number(digits) === 0 ? "" : x < 0 ? MINUS : signed ? "+" : "";
-    return (exact ? "" : "≈ ") + sign + digits;
-  }
-
-  /* On load, the port must agree with numpy at every point the page embeds: a mismatch is a bug to see */
-  function selfCheck(points) {
-    const names = ["unclipped", "clipped", "objective", "gradient", "binds"];
-    for (const [rho, A, eps, ...numpy] of points) {
-      const ours = surrogate(rho, A, eps);
-      names.forEach((name, i) => {
-        if (ours[name] !== numpy[i]) {
-          console.error(`clip widget: ${name} ${ours[name]} differs from grpo_examples' ${numpy[i]} (rho=${rho}, A=${A}, eps=${eps})`);
-        }
-      });
-    }
-  }
-
-  function el(tag, className, text, ...children) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text) node.textContent = text;
-    node.append(...children);
-    return node;
-  }
-
-  function svgEl(tag, attributes, text) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    if (text) node.textContent = text;
-    return node;
-  }
+  /* The port against numpy at every point the page embeds, identical value for value (rtol 0): the grid holds
+     each end of the clip range and the floats on either side, where the clip starts or stops binding */
+  const checks = (points) => points.flatMap(([rho, A, eps, ...numpy]) => {
+    const ours = surrogate(rho, A, eps);
+    return ["unclipped", "clipped", "objective", "gradient", "binds"].map((name, i) =>
+      [name, ours[name], numpy[i], `rho=${rho}, A=${A}, eps=${eps}`]);
+  });
 
   /* A slider and a number box for one setting, both labelled, kept in step */
   function control(id, key, label, setting, onChange) {
@@ -141,13 +111,8 @@
     return { root, draw };
   }
 
-  function init(figure) {
-    if (figure.dataset.widget) return;
-    figure.dataset.widget = "live";
-    // The figure's own script, not found by its class: Material's instant navigation (off in this book)
-    // re-creates it without one.
-    const data = JSON.parse(figure.querySelector(":scope > script").textContent)[0];
-    selfCheck(data.numpy_points);
+  function init(figure, data) {
+    selfCheck("clip", 0, checks(data.numpy_points));
     const id = `cw${++count}`, places = data.max_decimals;
     const state = { A: data.advantage.value, eps: data.epsilon.value, rho: data.ratio.value, ratioRange: data.ratio.range };
 
@@ -172,8 +137,7 @@
         el("span", "", "", el("i", "cw-key cw-key--band"), "clip range"))),
       el("div", "cw-panel", "", readout, worked, note),
       summary);
-    figure.insertBefore(app, figure.querySelector("figcaption"));
-    figure.classList.add("grpo-widget--live");
+    mount(figure, app);
 
     const shown = (x, signed = false) => format(x, places, signed);
     const plain = (x) => shown(x).replace("≈ ", "");
@@ -233,10 +197,6 @@
     update("", undefined);
   }
 
-  const initAll = () => document.querySelectorAll('figure.grpo-widget[data-widget-kind="clip"]').forEach(init);
-
   window.grpoClip = { surrogate, format };
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(initAll);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
-  else initAll();
+  boot("clip", init);
 })();

@@ -1,4 +1,4 @@
-/* The interactive group (placed by <!-- grpo:widget ... -->, built by hooks/widget.py, loaded by widgets.js
+/* The interactive group (placed by <!-- grpo:widget group ... -->, built by hooks/chapters/groups.py, loaded by widgets.js
  * on the pages that hold one).
  *
  * The build embeds the groups, the std conventions (ddof, eps), the all-equal tolerance and numpy's
@@ -8,7 +8,7 @@
 (() => {
   "use strict";
 
-  const MINUS = "\u2212";
+  const { format, tick, el, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* mu = (1/G) sum_i r_i */
@@ -37,23 +37,6 @@
     return x.map((v) => (v - mu) / scale);
   }
 
-  /* As hooks/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
-  function format(x, places, signed) {
-    let p = 1;
-    while (p <= places && Math.abs(x - Number(x.toFixed(p))) > 1e-12 * Math.max(1, Math.abs(x))) p++;
-    const exact = p <= places, digits = Math.abs(Number(x.toFixed(exact ? p : places))).toFixed(exact ? p : places);
-    const sign = Number(digits) === 0 ? "" : x < 0 ? MINUS : signed ? "+" : "";
-    return (exact ? "" : "≈ ") + sign + digits;
-  }
-
-  function el(tag, className, text, ...children) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text) node.textContent = text;
-    node.append(...children);
-    return node;
-  }
-
   const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   /* A labelled group of radio buttons: a fieldset, its legend, one <label> per choice */
@@ -74,33 +57,19 @@
     return b;
   }
 
-  /* On load, the port must agree with numpy on the page's own groups; a mismatch is a bug to see */
-  function selfCheck(data) {
-    for (const group of data.groups) {
-      const rewards = group.responses.map((r) => r.reward);
-      for (const c of data.conventions) {
-        const ours = advantages(rewards, c.ddof, c.eps, data.equal_rewards_rtol);
-        group.numpy_advantages[c.key].forEach((theirs, i) => {
-          if (Math.abs(ours[i] - theirs) > 1e-9 * Math.max(1, Math.abs(theirs))) {
-            console.error(`group widget: advantage ${ours[i]} differs from grpo_examples' ${theirs} ` +
-              `(${group.name}, ${c.key}, response ${i + 1})`);
-          }
-        });
-      }
-    }
-  }
+  /* The port against numpy on the page's own groups, under each convention, to 1e-9 relative */
+  const checks = (data) => data.groups.flatMap((group) => data.conventions.flatMap((c) => {
+    const ours = advantages(group.responses.map((r) => r.reward), c.ddof, c.eps, data.equal_rewards_rtol);
+    return group.numpy_advantages[c.key].map((theirs, i) =>
+      ["advantage", ours[i], theirs, `${group.name}, ${c.key}, response ${i + 1}`]);
+  }));
 
   const sampled = (group) => group.responses.map((r) => ({ text: r.text, answer: r.answer, verifier: r.reward, reward: r.reward }));
   const edited = (r) => r.verifier === null || r.reward !== r.verifier;
   const outcome = (reward) => (reward > 0 ? "correct" : "wrong");
 
-  function init(figure) {
-    if (figure.dataset.widget) return;
-    figure.dataset.widget = "live";
-    // The figure's own script, not found by its class: Material's instant navigation (off in this book)
-    // re-creates it without one.
-    const data = JSON.parse(figure.querySelector(":scope > script").textContent)[0];
-    selfCheck(data);
+  function init(figure, data) {
+    selfCheck("group", 1e-9, checks(data));
     const id = `gw${++count}`, places = data.max_decimals, rtol = data.equal_rewards_rtol;
     const state = { group: 0, show: "reward", convention: data.conventions[0].key, groups: data.groups.map(sampled) };
     const responses = () => state.groups[state.group];
@@ -145,8 +114,7 @@
           update(`Convention: ${convention().label}.`);
         }), source),
       summary);
-    figure.insertBefore(app, figure.querySelector("figcaption"));
-    figure.classList.add("grpo-widget--live");
+    mount(figure, app);
 
     function flip(i) {
       const r = responses()[i];
@@ -212,9 +180,9 @@
         ticks.dataset.reach = reach;
         ticks.replaceChildren(el("span", "gw-mean gw-mean-label", "mean μ"));
         for (let t = -reach; t <= reach; t += reach > 4 ? 2 : 1) {
-          const tick = el("span", "gw-tick", t > 0 ? `+${t}` : t < 0 ? MINUS + -t : "0");
-          tick.style.left = at(t);
-          ticks.append(tick);
+          const label = el("span", "gw-tick", tick(t));
+          label.style.left = at(t);
+          ticks.append(label);
         }
       }
       ticks.firstChild.style.left = at(showA ? 0 : mu);
@@ -271,10 +239,6 @@
     update("");
   }
 
-  const initAll = () => document.querySelectorAll('figure.grpo-widget[data-widget-kind="group"]').forEach(init);
-
   window.grpoWidget = { advantages, mean, std, allEqual, format };
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(initAll);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
-  else initAll();
+  boot("group", init);
 })();

@@ -1,4 +1,4 @@
-/* The KL-estimator widget (placed by <!-- grpo:widget practice.kl -->, built by hooks/kl_widget.py, loaded by
+/* The KL-estimator widget (placed by <!-- grpo:widget kl practice.kl -->, built by hooks/chapters/practice.py, loaded by
  * widgets.js on the pages that hold one).
  *
  * The reader sets the probability that the policy in training (pi_theta) and the frozen reference (pi_ref) give
@@ -9,8 +9,7 @@
 (() => {
   "use strict";
 
-  const MINUS = "\u2212";
-  const SVG = "http://www.w3.org/2000/svg";
+  const { MINUS, format, tick, el, svgEl, selfCheck, boot, mount } = window.grpoWidgets;
   const NAMES = ["k3", "k1", "k2"]; // drawing order: k3 on top of the others' legend, first in the legend
   let count = 0;
 
@@ -24,50 +23,14 @@
   const k3 = (x) => Math.expm1(x) - x;
   const ESTIMATORS = { k1, k2, k3 };
 
-  /* As hooks/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
-  function format(x, places, signed) {
-    let p = 1;
-    while (p <= places && Math.abs(x - Number(x.toFixed(p))) > 1e-12 * Math.max(1, Math.abs(x))) p++;
-    const exact = p <= places, digits = Math.abs(Number(x.toFixed(exact ? p : places))).toFixed(exact ? p : places);
-    const sign = Number(digits) === 0 ? "" : x < 0 ? MINUS : signed ? "+" : "";
-    return (exact ? "" : "≈ ") + sign + digits;
-  }
+  /* The port against numpy on every point the page carries, to 1e-12 relative */
+  const checks = (points) => points.flatMap(([theta, ref, x, ...estimates]) => {
+    const ours = [logRatio(theta, ref), k1(x), k2(x), k3(x)], theirs = [x, ...estimates];
+    return ["log r", "k1", "k2", "k3"].map((name, i) => [name, ours[i], theirs[i], `pi_theta ${theta}, pi_ref ${ref}`]);
+  });
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text) node.textContent = text;
-    return node;
-  }
-
-  function svg(tag, attributes, text) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    if (text) node.textContent = text;
-    return node;
-  }
-
-  /* On load, the port must agree with numpy on every point the page carries; a mismatch is a bug to see */
-  function selfCheck(data) {
-    const close = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b));
-    for (const [theta, ref, x, ...estimates] of data.numpy_points) {
-      const ours = [logRatio(theta, ref), k1(x), k2(x), k3(x)], theirs = [x, ...estimates];
-      ours.forEach((value, i) => {
-        if (!close(value, theirs[i])) {
-          console.error(`kl widget: ${["log r", "k1", "k2", "k3"][i]} = ${value} differs from grpo_examples' ` +
-            `${theirs[i]} (pi_theta ${theta}, pi_ref ${ref})`);
-        }
-      });
-    }
-  }
-
-  function init(figure) {
-    if (figure.dataset.widget) return;
-    figure.dataset.widget = "live";
-    // The figure's own script, not found by its class: Material's instant navigation (off in this book)
-    // re-creates it without one.
-    const data = JSON.parse(figure.querySelector(":scope > script").textContent)[0];
-    selfCheck(data);
+  function init(figure, data) {
+    selfCheck("kl", 1e-12, checks(data.numpy_points));
     const id = `klw${++count}`, places = data.max_decimals;
     const state = { token: 0, theta: data.tokens[0].pi_theta, ref: data.tokens[0].pi_ref };
 
@@ -149,30 +112,30 @@
     /* k1, k2 and k3 against the log ratio, with a marker at the reader's token */
     function drawing() {
       const figureId = `${id}-plot`;
-      const root = svg("svg", { class: "grpo-plot klw-plot", role: "img", viewBox: `0 0 ${W} ${H}`,
+      const root = svgEl("svg", { class: "grpo-plot klw-plot", role: "img", viewBox: `0 0 ${W} ${H}`,
         "aria-labelledby": `${figureId}-title ${figureId}-desc`, "font-size": "15" });
-      root.append(svg("title", { id: `${figureId}-title` }, "k1, k2 and k3 against the log ratio"),
-        svg("desc", { id: `${figureId}-desc` }, ""));
-      const clip = svg("clipPath", { id: `${figureId}-area` });
-      clip.append(svg("rect", { x: left, y: top, width: right - left, height: bottom - top }));
-      root.append(svg("defs", {}), clip);
+      root.append(svgEl("title", { id: `${figureId}-title` }, "k1, k2 and k3 against the log ratio"),
+        svgEl("desc", { id: `${figureId}-desc` }, ""));
+      const clip = svgEl("clipPath", { id: `${figureId}-area` });
+      clip.append(svgEl("rect", { x: left, y: top, width: right - left, height: bottom - top }));
+      root.append(svgEl("defs", {}), clip);
       for (let y = Math.ceil(yLow / 2) * 2; y <= yHigh; y += 2) {
-        root.append(svg("line", { x1: left, x2: right, y1: py(y), y2: py(y), stroke: "currentColor",
+        root.append(svgEl("line", { x1: left, x2: right, y1: py(y), y2: py(y), stroke: "currentColor",
           "stroke-opacity": y === 0 ? "0.6" : "0.15" }));
-        root.append(svg("text", { x: left - 6, y: py(y) + 4, "text-anchor": "end", fill: "currentColor" },
-          y > 0 ? `+${y}` : y < 0 ? MINUS + -y : "0"));
+        root.append(svgEl("text", { x: left - 6, y: py(y) + 4, "text-anchor": "end", fill: "currentColor" },
+          tick(y)));
       }
       for (let x = Math.ceil(xLow); x <= xHigh; x += 1) {
-        root.append(svg("line", { x1: px(x), x2: px(x), y1: bottom, y2: bottom + 4, stroke: "currentColor" }));
-        root.append(svg("text", { x: px(x), y: bottom + 19, "text-anchor": "middle", fill: "currentColor" },
-          x > 0 ? `+${x}` : x < 0 ? MINUS + -x : "0"));
+        root.append(svgEl("line", { x1: px(x), x2: px(x), y1: bottom, y2: bottom + 4, stroke: "currentColor" }));
+        root.append(svgEl("text", { x: px(x), y: bottom + 19, "text-anchor": "middle", fill: "currentColor" },
+          tick(x)));
       }
-      const axis = svg("text", { x: (left + right) / 2, y: H - 10, "text-anchor": "middle", fill: "currentColor" },
+      const axis = svgEl("text", { x: (left + right) / 2, y: H - 10, "text-anchor": "middle", fill: "currentColor" },
         "log r = log(π");
-      axis.append(svg("tspan", { "baseline-shift": "sub", "font-size": "11" }, "ref"), " / π",
-        svg("tspan", { "baseline-shift": "sub", "font-size": "11" }, "θ"), ") (nats)");
+      axis.append(svgEl("tspan", { "baseline-shift": "sub", "font-size": "11" }, "ref"), " / π",
+        svgEl("tspan", { "baseline-shift": "sub", "font-size": "11" }, "θ"), ") (nats)");
       root.append(axis);
-      root.append(svg("text", { x: 14, y: (top + bottom) / 2, "text-anchor": "middle", fill: "currentColor",
+      root.append(svgEl("text", { x: 14, y: (top + bottom) / 2, "text-anchor": "middle", fill: "currentColor",
         transform: `rotate(-90 14 ${(top + bottom) / 2})` }, "estimate (nats)"));
       const steps = 120;
       NAMES.forEach((name, i) => {
@@ -181,23 +144,23 @@
           const x = xLow + ((xHigh - xLow) * s) / steps;
           points.push(`${px(x).toFixed(2)},${py(ESTIMATORS[name](x)).toFixed(2)}`);
         }
-        root.append(svg("polyline", { class: `klw-curve grpo-series-${i + 1}`, "data-estimate": name,
+        root.append(svgEl("polyline", { class: `klw-curve grpo-series-${i + 1}`, "data-estimate": name,
           points: points.join(" "), fill: "none", stroke: "currentColor", "stroke-width": "2",
           "clip-path": `url(#${figureId}-area)` }));
         const lx = left + i * 80;
-        root.append(svg("line", { class: `grpo-series-${i + 1}`, x1: lx, x2: lx + 28, y1: 15, y2: 15,
+        root.append(svgEl("line", { class: `grpo-series-${i + 1}`, x1: lx, x2: lx + 28, y1: 15, y2: 15,
           stroke: "currentColor", "stroke-width": "3" }));
-        root.append(svg("text", { x: lx + 34, y: 20, fill: "currentColor" }, name));
+        root.append(svgEl("text", { x: lx + 34, y: 20, fill: "currentColor" }, name));
       });
-      const marker = svg("g", { class: "klw-marker" });
-      marker.append(svg("line", { class: "klw-marker-line", x1: 0, x2: 0, y1: top, y2: bottom, stroke: "currentColor",
+      const marker = svgEl("g", { class: "klw-marker" });
+      marker.append(svgEl("line", { class: "klw-marker-line", x1: 0, x2: 0, y1: top, y2: bottom, stroke: "currentColor",
         "stroke-dasharray": "3 3" }));
       // The dots move by a CSS transform; the clip sits on their group, whose coordinates the transform leaves alone.
-      const dots = svg("g", { "clip-path": `url(#${figureId}-area)` });
-      NAMES.forEach((name, i) => dots.append(svg("circle", { class: `klw-dot grpo-dot-${i + 1}`, "data-estimate": name,
-        r: 5, cx: 0, cy: 0 })));
+      const dots = svgEl("g", { "clip-path": `url(#${figureId}-area)` });
+      NAMES.forEach((name, i) => dots.append(svgEl("circle", { class: `klw-dot grpo-dot-${i + 1}`,
+        "data-estimate": name, r: 5, cx: 0, cy: 0 })));
       marker.append(dots);
-      const off = svg("text", { class: "klw-off", x: right, y: top + 16, "text-anchor": "end", fill: "currentColor",
+      const off = svgEl("text", { class: "klw-off", x: right, y: top + 16, "text-anchor": "end", fill: "currentColor",
         "font-size": "13" }, "");
       root.append(marker, off);
       return { root, marker, off, desc: root.querySelector("desc") };
@@ -205,8 +168,7 @@
 
     const app = el("div", "klw");
     app.append(context, choice, controls.theta.row, controls.ref.row, error, values, note, plot.root, summary);
-    figure.insertBefore(app, figure.querySelector("figcaption"));
-    figure.classList.add("grpo-widget--live");
+    mount(figure, app);
 
     function set(key, value, from) {
       state[key] = value;
@@ -268,10 +230,6 @@
     requestAnimationFrame(() => app.classList.add("klw--ready"));
   }
 
-  const initAll = () => document.querySelectorAll('figure.grpo-widget[data-widget-kind="kl"]').forEach(init);
-
   window.grpoKlWidget = { logRatio, k1, k2, k3, format };
-  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(initAll);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initAll);
-  else initAll();
+  boot("kl", init);
 })();

@@ -1,6 +1,6 @@
 /* Fills in the whole-book page (print/) after it has loaded.
  *
- * hooks/print_book.py writes every chapter after the first as <section aria-busy="true"><template>…</template>
+ * hooks/site/print_book.py writes every chapter after the first as <section aria-busy="true"><template>…</template>
  * </section>: the browser parses it but neither styles nor lays it out. Laid out in one go, the whole book
  * (25,000 elements) blocks a phone for seconds; moved in a few at a time, each frame's share of style and
  * layout stays well under the 50 ms that makes a task long. Printing, or following a link into a chapter

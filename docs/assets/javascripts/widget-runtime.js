@@ -1,0 +1,84 @@
+/* What every widget's script shares, once, as window.grpoWidgets: the number format, the DOM helpers, the
+ * self-check against numpy and the start-up. widgets.js loads it, before the widgets' own scripts, on the pages
+ * that hold a widget (and only there).
+ */
+(() => {
+  "use strict";
+
+  const MINUS = "\u2212";
+  const SVG = "http://www.w3.org/2000/svg";
+
+  /* On Material's document$ (each page it brings), else once the page is parsed */
+  function whenReady(run) {
+    if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(run);
+    else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+    else run();
+  }
+
+  /* |x| to `places` decimals as Python rounds and writes floats: to the nearest, and a tie to the even last
+     digit where toFixed takes the larger. The only floats halfway between two such decimals are the odd
+     multiples of 2^-(places + 1), whose places + 1 decimals toFixed writes exactly. */
+  function fixed(x, places) {
+    const nearest = Math.abs(x).toFixed(places);
+    if (Math.abs(x * 2 ** (places + 1)) % 2 !== 1) return nearest;
+    const below = Math.abs(x).toFixed(places + 1).slice(0, -1);
+    return Number(below.slice(-1)) % 2 === 0 ? below : nearest;
+  }
+
+  /* As hooks/engine/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
+  function format(x, places, signed) {
+    let p = 1;
+    while (p <= places && Math.abs(Math.abs(x) - Number(fixed(x, p))) > 1e-12 * Math.max(1, Math.abs(x))) p++;
+    const exact = p <= places, digits = fixed(x, exact ? p : places);
+    const sign = Number(digits) === 0 ? "" : x < 0 ? MINUS : signed ? "+" : "";
+    return (exact ? "" : "≈ ") + sign + digits;
+  }
+
+  /* An axis label of a whole number: +2, −2, 0 */
+  const tick = (n) => (n > 0 ? `+${n}` : n < 0 ? MINUS + -n : "0");
+
+  function el(tag, className, text, ...children) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    node.append(...children);
+    return node;
+  }
+
+  function svgEl(tag, attributes, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  /* On load, a widget's port must agree with numpy on the points its page embeds; a mismatch is a bug to see.
+     rows: [what, ours, numpy's, where]; agree means equal, or within rtol of numpy's (absolute below 1). */
+  function selfCheck(widget, rtol, rows) {
+    for (const [what, ours, theirs, where] of rows) {
+      if (ours === theirs || Math.abs(ours - theirs) <= rtol * Math.max(1, Math.abs(theirs))) continue;
+      console.error(`${widget} widget: ${what} = ${ours} differs from grpo_examples' ${theirs} (${where})`);
+    }
+  }
+
+  /* Draws every figure of a kind once: init(figure, data) gets the JSON the build embedded in it */
+  function boot(kind, init) {
+    whenReady(() => {
+      for (const figure of document.querySelectorAll(`figure.grpo-widget[data-widget-kind="${kind}"]`)) {
+        if (figure.dataset.widget) continue;
+        figure.dataset.widget = "live";
+        // The figure's own script, not found by its class: Material's instant navigation (off in this book)
+        // re-creates it without one.
+        init(figure, JSON.parse(figure.querySelector(":scope > script").textContent)[0]);
+      }
+    });
+  }
+
+  /* The drawn widget goes before the caption; the class hides the static part on screen */
+  function mount(figure, app) {
+    figure.insertBefore(app, figure.querySelector("figcaption"));
+    figure.classList.add("grpo-widget--live");
+  }
+
+  window.grpoWidgets = { MINUS, format, tick, el, svgEl, selfCheck, boot, mount };
+})();
