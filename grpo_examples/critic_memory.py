@@ -21,8 +21,11 @@ class MemoryPart:
     """One thing kept per parameter: what it is, its bytes per parameter, and its total in bytes."""
 
     name: str
+    """What is kept: "weights (16-bit)", "Adam: first moment (fp32)", ..."""
     bytes_per_parameter: int
+    """Its bytes per parameter."""
     total_bytes: int
+    """parameters x bytes per parameter."""
 
 
 def training_memory(parameters: int, bytes_per_parameter: Mapping[str, int]) -> list[MemoryPart]:

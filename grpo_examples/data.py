@@ -12,6 +12,8 @@ cannot say (probabilities that do not add up to 1), and is reported at its table
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import tomllib
 import types
 import typing
@@ -30,6 +32,14 @@ class Between:
 
     low: float
     high: float
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A text (or a table's name) the file may set only in this form: `regex` must match it whole."""
+
+    regex: str
+    what: str  # the form in words, for the message
 
 
 class DataError(ValueError):
@@ -68,10 +78,10 @@ def _where(at: str) -> str:
 
 def _convert(value: Any, kind: Any, at: str, problems: list[str]) -> Any:
     """value as the type kind, or None after adding what is wrong to problems."""
-    bounds = None
+    bounds: Between | Pattern | None = None
     if typing.get_origin(kind) is typing.Annotated:
         kind, *meta = typing.get_args(kind)
-        bounds = next((m for m in meta if isinstance(m, Between)), None)
+        bounds = next((m for m in meta if isinstance(m, Between | Pattern)), None)
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
         return _table(value, kind, at, problems)
@@ -89,11 +99,13 @@ def _convert(value: Any, kind: Any, at: str, problems: list[str]) -> Any:
         if not isinstance(value, dict):
             problems.append(f"{_where(at)}: expected a table, got {_shown(value)}")
             return None
+        for key in value:
+            _convert(key, args[0], f"{at}[{key}]" if at else f"[{key}]", problems)  # a table's name, if it has a form
         return {k: _convert(v, args[1], _join(at, k), problems) for k, v in value.items()}
     return _scalar(value, kind, at, bounds, problems)
 
 
-def _scalar(value: Any, kind: Any, at: str, bounds: Between | None, problems: list[str]) -> Any:
+def _scalar(value: Any, kind: Any, at: str, bounds: Between | Pattern | None, problems: list[str]) -> Any:
     expected = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}[kind]
     fits = (
         isinstance(value, bool)
@@ -103,10 +115,16 @@ def _scalar(value: Any, kind: Any, at: str, bounds: Between | None, problems: li
     if not fits:
         problems.append(f"{_where(at)}: expected {expected}, got {_shown(value)}")
         return None
-    if bounds is not None and not bounds.low <= value <= bounds.high:
+    if kind is float and not math.isfinite(value):
+        problems.append(f"{_where(at)}: expected a finite number, got {value!r}")
+        return None
+    if isinstance(bounds, Between) and not bounds.low <= value <= bounds.high:
         problems.append(
             f"{_where(at)}: {value!r} is outside the range the book allows, {bounds.low:g} to {bounds.high:g}"
         )
+        return None
+    if isinstance(bounds, Pattern) and not re.fullmatch(bounds.regex, value):
+        problems.append(f"{_where(at)}: {value!r} is not {bounds.what}: rename it")
         return None
     return float(value) if kind is float else value
 

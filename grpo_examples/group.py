@@ -7,11 +7,11 @@ group, from its mean reward to RLOO's advantage of its wrong answer, is a field 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Annotated
 
 from grpo_examples.advantage_variants import (
     LeaveOneOut,
@@ -24,9 +24,9 @@ from grpo_examples.advantage_variants import (
 )
 from grpo_examples.advantages import advantages, group_std
 from grpo_examples.conventions import OPENRLHF, POPULATION, TRL, VERL
-from grpo_examples.data import DATA, DataError, load
+from grpo_examples.data import DATA, Pattern, load
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps
-from grpo_examples.quantities import Signed, SignedExact, Undefined
+from grpo_examples.quantities import Signed, SignedExact, Undefined, read_only
 from grpo_examples.verifier import OUTCOMES, verify
 from grpo_examples.worked import GroupWorking, work_group
 
@@ -137,19 +137,15 @@ class Group(GroupWorking):
     """What the prose says of the group's rewards."""
 
 
-NAME = re.compile(r"[a-z][a-z0-9-]*")  # a group's name is the first word of a placeholder's path: easy.mean
+# A group's name is the first word of a placeholder's path: easy.mean.
+GroupName = Annotated[
+    str, Pattern(r"[a-z][a-z0-9-]*", "a group's name: lower-case letters, digits and '-', from a letter")
+]
 
 
 @cache
 def _tables() -> dict[str, GroupData]:
-    tables: dict[str, GroupData] = load(GROUPS_FILE, dict[str, GroupData])
-    wrong = [
-        f"[{name}]: a group's name is lower-case letters, digits and '-', starting with a letter: rename it"
-        for name in tables
-        if not NAME.fullmatch(name)
-    ]
-    if wrong:
-        raise DataError(GROUPS_FILE, wrong)
+    tables: dict[str, GroupData] = load(GROUPS_FILE, dict[GroupName, GroupData])
     return tables
 
 
@@ -166,10 +162,13 @@ def _by_outcome(values: tuple[float, ...], rewards: list[float]) -> dict[str, fl
 def _variants(rewards: list[float]) -> dict[str, Variant]:
     variants = {}
     for convention in (POPULATION, TRL, VERL, OPENRLHF):
-        values = tuple(convention.advantages(rewards).tolist())
-        defined = len(rewards) > convention.ddof
-        std = group_std(rewards, convention.ddof) if defined else Undefined("the sample std of one reward")
-        variants[convention.key] = Variant(values, _by_outcome(values, rewards), std)
+        if len(rewards) > convention.ddof:
+            values = tuple(convention.advantages(rewards).tolist())
+            std = group_std(rewards, convention.ddof)
+            variants[convention.key] = Variant(values, _by_outcome(values, rewards), std)
+        else:  # the sample std of one reward divides by G - 1 = 0
+            one = Undefined("the sample std of a single reward is not defined")
+            variants[convention.key] = Variant(one, {}, one)
     no_std = Undefined("this variant divides by no std")
     dr_grpo = tuple(dr_grpo_advantages(rewards).tolist())
     variants["dr-grpo"] = Variant(dr_grpo, _by_outcome(dr_grpo, rewards), no_std)
@@ -199,47 +198,49 @@ def group(name: str) -> Group:
         "wrong": found["wrong"].count if found["wrong"] else 0,
     }
     several = len(rewards) > 1
-    return Group(
-        rewards=working.rewards,
-        G=working.G,
-        total=working.total,
-        mean=working.mean,
-        variance=working.variance,
-        std=working.std,
-        outcomes=working.outcomes,
-        name=name,
-        title=data.title,
-        question=data.question,
-        answer=data.answer,
-        answer_normalised=verdicts[0].reference,
-        responses=tuple(
-            Response(text, v.answer, v.normalised, v.accuracy, v.format, float(a))
-            for text, v, a in zip(data.responses, verdicts, grpo, strict=True)
-        ),
-        count={
-            **counts,
-            "format": sum(v.format == 1 for v in verdicts),
-            "no-format": sum(v.format == 0 for v in verdicts),
-            "no-answer": sum(v.answer is None for v in verdicts),
-            "both": sum(v.accuracy == 1 and v.format == 1 for v in verdicts),
-        },
-        deviation={o: outcome.deviation for o, outcome in present.items()},
-        advantage={o: outcome.advantage for o, outcome in present.items()},
-        std_sample=group_std(rewards, ddof=1) if several else Undefined("the sample std of one reward"),
-        variants=_variants(rewards),
-        leave_one_out={o: leave_one_out(rewards, rewards.index(r)) for o, r in OUTCOMES.items() if r in rewards}
-        if several
-        else {},
-        rloo_scale=rloo_scale(len(rewards)) if several else Undefined("RLOO needs at least two responses"),
-        std_scale=Undefined("every reward is the same: sigma is 0") if working.all_equal else std_scale(rewards),
-        sample_std_factor=sample_std_factor(len(rewards)) if several else Undefined("the sample std of one reward"),
-        spread_of_advantages=group_std(grpo),
-        kept=dynamic_sampling_keeps(rewards),
-        claims=GroupClaims(
-            binary=working.is_binary,
-            rewards_differ=not working.all_equal,
-            wrong_is_rare=0 < counts["wrong"] < counts["correct"],
-            right_is_rare=0 < counts["correct"] < counts["wrong"],
-            evenly_split=0 < counts["correct"] == counts["wrong"],
-        ),
+    return read_only(
+        Group(
+            rewards=working.rewards,
+            G=working.G,
+            total=working.total,
+            mean=working.mean,
+            variance=working.variance,
+            std=working.std,
+            outcomes=working.outcomes,
+            name=name,
+            title=data.title,
+            question=data.question,
+            answer=data.answer,
+            answer_normalised=verdicts[0].reference,
+            responses=tuple(
+                Response(text, v.answer, v.normalised, v.accuracy, v.format, float(a))
+                for text, v, a in zip(data.responses, verdicts, grpo, strict=True)
+            ),
+            count={
+                **counts,
+                "format": sum(v.format == 1 for v in verdicts),
+                "no-format": sum(v.format == 0 for v in verdicts),
+                "no-answer": sum(v.answer is None for v in verdicts),
+                "both": sum(v.accuracy == 1 and v.format == 1 for v in verdicts),
+            },
+            deviation={o: outcome.deviation for o, outcome in present.items()},
+            advantage={o: outcome.advantage for o, outcome in present.items()},
+            std_sample=group_std(rewards, ddof=1) if several else Undefined("the sample std of one reward"),
+            variants=_variants(rewards),
+            leave_one_out={o: leave_one_out(rewards, rewards.index(r)) for o, r in OUTCOMES.items() if r in rewards}
+            if several
+            else {},
+            rloo_scale=rloo_scale(len(rewards)) if several else Undefined("RLOO needs at least two responses"),
+            std_scale=Undefined("every reward is the same: sigma is 0") if working.all_equal else std_scale(rewards),
+            sample_std_factor=sample_std_factor(len(rewards)) if several else Undefined("the sample std of one reward"),
+            spread_of_advantages=group_std(grpo),
+            kept=dynamic_sampling_keeps(rewards),
+            claims=GroupClaims(
+                binary=working.is_binary,
+                rewards_differ=not working.all_equal,
+                wrong_is_rare=0 < counts["wrong"] < counts["correct"],
+                right_is_rare=0 < counts["correct"] < counts["wrong"],
+                evenly_split=0 < counts["correct"] == counts["wrong"],
+            ),
+        )
     )

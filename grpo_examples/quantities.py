@@ -8,9 +8,14 @@ are meaningful, a value that does not exist. Pages read these from the fields' a
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated
+from types import MappingProxyType
+from typing import Annotated, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -35,3 +40,20 @@ class Undefined:
 SIGN = Sign()
 Signed = Annotated[float, SIGN]
 SignedExact = Annotated[Fraction | float, SIGN]
+
+
+def read_only(model: T) -> T:
+    """The model, with every mapping in it made read-only, as its frozen dataclasses are: models are cached, and
+    a reader who changed one in a Python session would change it for every page after."""
+    if dataclasses.is_dataclass(model) and not isinstance(model, type):
+        for field in dataclasses.fields(model):
+            value = getattr(model, field.name)
+            frozen = read_only(value)
+            if frozen is not value:
+                object.__setattr__(model, field.name, frozen)  # frozen dataclasses allow this one way in
+    elif isinstance(model, Mapping) and not isinstance(model, MappingProxyType):
+        return MappingProxyType({key: read_only(value) for key, value in model.items()})  # type: ignore[return-value]
+    elif isinstance(model, tuple):
+        for item in model:
+            read_only(item)
+    return model

@@ -38,7 +38,7 @@ class TrainingConfig:
     The bounds keep a build's time bounded: the chapter trains every method on 21 seeds.
     """
 
-    seed: int
+    seed: Annotated[int, Between(0, 2**32 - 1)]
     steps: Annotated[int, Between(1, 1000)]
     group_size: Annotated[int, Between(2, 64)]
     learning_rate: Annotated[float, Between(0, 100)]

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from grpo_examples.data import DATA, load
+from grpo_examples.quantities import read_only
 
 
 def chapter_names() -> tuple[str, ...]:
@@ -26,4 +27,4 @@ def chapter(name: str) -> Any:
     if name not in chapter_names():
         raise KeyError(f"no chapter named {name!r}; the chapters are {', '.join(chapter_names())}")
     module = importlib.import_module(f"{__name__}.{name}")
-    return module.build(load(DATA / f"{name}.toml", module.Settings))
+    return read_only(module.build(load(DATA / f"{name}.toml", module.Settings)))

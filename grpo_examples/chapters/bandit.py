@@ -19,7 +19,7 @@ from grpo_examples import reinforce
 from grpo_examples.bandit_simulation import BASELINES as SIMULATED
 from grpo_examples.bandit_simulation import histogram, simulate
 from grpo_examples.data import Between
-from grpo_examples.quantities import Signed
+from grpo_examples.quantities import Signed, Undefined
 from grpo_examples.verifier import accuracy_reward, format_reward
 
 EXACT = ("none", "expected", "optimal")  # the constant baselines: b = 0, b = J, b = b*
@@ -44,7 +44,7 @@ class Settings:
 
     question: str
     answer: str
-    seed: int
+    seed: Annotated[int, Between(0, 2**32 - 1)]
     group_size: Annotated[int, Between(2, 64)]
     batches: Annotated[int, Between(2, 100_000)]
     candidates: tuple[CandidateData, ...]
@@ -150,7 +150,8 @@ class Simulated:
     highest: float
     """The highest."""
     shares: tuple[float, ...]
-    """The share of groups (%) whose estimate for the best candidate's logit falls in each bin of the histogram."""
+    """The share of groups (%) whose estimate for the best candidate's logit falls in each bin of the histogram
+    (whose bins span the estimates of none and expected, the two it draws)."""
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ class Bandit:
     """Var(b) as a quadratic in b: its three coefficients."""
     optimal_baseline: float
     """b* = E[r ||s||^2] / E[||s||^2]: the constant baseline of least variance."""
-    reduction: float
+    reduction: float | Undefined
     """Var(0) / Var(J): how many times smaller the variance is with b = J than without a baseline."""
     variance_curve: VarianceCurve
     """Var(b) for baselines from 0 to the largest reward, for the plot."""
@@ -313,7 +314,9 @@ def build(settings: Settings) -> Bandit:
             variances["none"], reinforce.reward_score_weight(policy, rewards), reinforce.score_weight(policy)
         ),
         optimal_baseline=optimal,
-        reduction=reinforce.variance_reduction(policy, rewards, expected),
+        reduction=reinforce.variance_reduction(policy, rewards, expected)
+        if variances["expected"] > 0
+        else Undefined("every candidate earns the same reward: with b = J the variance is 0"),
         variance_curve=VarianceCurve(
             tuple(curve), tuple(reinforce.estimator_variance(policy, rewards, b) for b in curve)
         ),

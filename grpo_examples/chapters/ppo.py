@@ -226,6 +226,7 @@ class ClipPlot:
     epsilon: float
     """The clip range."""
     clip: ClipRange
+    """[1 - epsilon, 1 + epsilon], shaded on the plot."""
     ratio_max: float
     """The largest ratio drawn."""
     ratios: tuple[float, ...]

@@ -49,11 +49,14 @@ class KlData:
     pi_theta: tuple[float, ...]
     pi_ref: tuple[float, ...]
     samples: Annotated[int, Between(1, 1_000_000)]
-    seed: int
+    seed: Annotated[int, Between(0, 2**32 - 1)]
 
     def __post_init__(self) -> None:
         if not self.tokens or not len(self.tokens) == len(self.pi_theta) == len(self.pi_ref):
             raise ValueError("needs one pi_theta and one pi_ref per token")
+        for name, distribution in (("pi_theta", self.pi_theta), ("pi_ref", self.pi_ref)):
+            if min(distribution) <= 0 or max(distribution) > 1 or abs(sum(distribution) - 1) > 1e-9:
+                raise ValueError(f"{name}: a distribution over the tokens, each in (0, 1] and adding up to 1")
 
 
 @dataclass(frozen=True)
@@ -67,14 +70,22 @@ class LossData:
     def __post_init__(self) -> None:
         if len(self.lengths) != 2 or len(self.rewards) != 2 or sorted(self.rewards) != [0, 1]:
             raise ValueError("needs two responses: one right (reward 1) and one wrong (reward 0), with a length each")
+        if max(self.lengths) > self.max_length:
+            raise ValueError(
+                f"max_length: Dr. GRPO's constant L must be at least the longest response, {max(self.lengths)}"
+            )
 
 
 @dataclass(frozen=True)
 class ClipData:
     """A ratio rho that an update has reached, and token probabilities under pi_theta_old."""
 
-    ratio: float
+    ratio: Annotated[float, Between(0, 100)]
     probabilities: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if not self.probabilities or not all(0 < p <= 1 for p in self.probabilities):
+            raise ValueError("probabilities: each token's probability, in (0, 1]")
 
 
 @dataclass(frozen=True)

@@ -93,9 +93,13 @@ class Candidate:
     number: int
     """c, counted from 1."""
     text: str
+    """The candidate response."""
     accuracy: float
+    """The accuracy reward the checker gives it."""
     format: float
+    """The format reward the checker gives it."""
     reward: float
+    """r(c) = accuracy reward + format reward."""
     probability: Reward
     """pi_0(c | q) = softmax(theta_0[q])_c, the starting policy."""
 

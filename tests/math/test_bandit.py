@@ -78,12 +78,6 @@ FAIR_COIN = SETTINGS.replace("probability = 0.6", "probability = 0.5").replace("
 EQUAL_REWARDS = SETTINGS.replace('text = "Answer: 5"', 'text = "<think>2 + 2 = 4.</think> \\\\boxed{4}"')
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ZeroDivisionError,
-    reason="bug: chapters/bandit.py divides Var(0) by Var(J) for `reduction`; a bandit the loader accepts on which "
-    "b = J leaves no variance (a fair coin, or candidates that all earn the same reward) stops the build",
-)
 @pytest.mark.parametrize("text", [FAIR_COIN, EQUAL_REWARDS], ids=["fair-coin", "equal-rewards"])
 def test_a_bandit_with_no_variance_left_under_b_equal_j_still_builds(tmp_path: Path, text: str) -> None:
     # Fair coin, rewards (2, 0): J = 1, and g_J(1) = (2 - 1)(0.5, -0.5) = (0.5, -0.5) = grad J = g_J(2): Var(J) = 0.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import grpo_examples as gx
@@ -71,6 +71,10 @@ advantages = st.floats(min_value=-10.0, max_value=10.0, allow_nan=False)
 epsilons = st.floats(min_value=0.01, max_value=0.99, allow_nan=False)
 
 
+# No deadline on this file's property tests: each example takes well under a millisecond, and a machine busy
+# with the other layers' builds can stall one for longer than Hypothesis's 200 ms, which says nothing
+# about the math.
+@settings(deadline=None)
 @given(ratios, advantages, epsilons)
 def test_the_objective_is_a_pessimistic_bound(ratio: float, advantage: float, epsilon: float) -> None:
     objective = float(gx.clipped_surrogate(ratio, advantage, epsilon))
@@ -78,6 +82,7 @@ def test_the_objective_is_a_pessimistic_bound(ratio: float, advantage: float, ep
     assert objective <= float(gx.clipped_term(ratio, advantage, epsilon))
 
 
+@settings(deadline=None)
 @given(st.floats(min_value=0.0, max_value=1.0), advantages, epsilons)
 def test_inside_the_clip_range_the_objective_is_rho_a(share: float, advantage: float, epsilon: float) -> None:
     low, high = gx.clip_range(epsilon)
@@ -86,6 +91,7 @@ def test_inside_the_clip_range_the_objective_is_rho_a(share: float, advantage: f
     assert float(gx.surrogate_gradient(ratio, advantage, epsilon)) == advantage
 
 
+@settings(deadline=None)
 @given(ratios, advantages, epsilons)
 def test_the_clip_binds_exactly_where_the_min_takes_the_flat_clipped_term(
     ratio: float, advantage: float, epsilon: float
@@ -97,6 +103,7 @@ def test_the_clip_binds_exactly_where_the_min_takes_the_flat_clipped_term(
     assert bool(gx.clip_binds(ratio, advantage, epsilon)) == (clipped < Fraction(ratio) * Fraction(advantage))
 
 
+@settings(deadline=None)
 @given(ratios, advantages, epsilons)
 def test_the_gradient_is_zero_exactly_where_the_clip_binds(ratio: float, advantage: float, epsilon: float) -> None:
     gradient = float(gx.surrogate_gradient(ratio, advantage, epsilon))
@@ -146,6 +153,7 @@ trajectories = st.integers(min_value=1, max_value=12).flatmap(
 )
 
 
+@settings(deadline=None)
 @given(trajectories, st.floats(min_value=0.0, max_value=1.0))
 def test_gae_at_lambda_1_is_the_return_minus_the_value(
     trajectory: tuple[list[float], list[float]], gamma: float
@@ -156,6 +164,7 @@ def test_gae_at_lambda_1_is_the_return_minus_the_value(
     np.testing.assert_allclose(gx.gae_advantages(rewards, values, gamma, 1.0), expected, atol=1e-9)
 
 
+@settings(deadline=None)
 @given(trajectories, st.floats(min_value=0.0, max_value=1.0))
 def test_gae_at_lambda_0_is_the_td_error(trajectory: tuple[list[float], list[float]], gamma: float) -> None:
     rewards, values = trajectory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from numpy.typing import NDArray
@@ -79,11 +79,16 @@ def bandits(draw: st.DrawFn) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
 baselines = st.floats(-5.0, 5.0)
 
 
+# No deadline on this file's property tests: each example takes well under a millisecond, and a machine busy
+# with the other layers' builds can stall one for longer than Hypothesis's 200 ms, which says nothing
+# about the math.
+@settings(deadline=None)
 @given(policies)
 def test_the_score_averages_to_zero(policy: NDArray[np.float64]) -> None:
     np.testing.assert_allclose(policy @ reinforce.score(policy), 0.0, atol=1e-12)
 
 
+@settings(deadline=None)
 @given(bandits(), baselines)
 def test_any_constant_baseline_leaves_the_mean_unchanged(
     bandit: tuple[NDArray[np.float64], NDArray[np.float64]], baseline: float
@@ -94,6 +99,7 @@ def test_any_constant_baseline_leaves_the_mean_unchanged(
     )
 
 
+@settings(deadline=None)
 @given(bandits())
 def test_the_gradient_is_the_derivative_of_the_expected_reward(
     bandit: tuple[NDArray[np.float64], NDArray[np.float64]],
@@ -109,6 +115,7 @@ def test_the_gradient_is_the_derivative_of_the_expected_reward(
     np.testing.assert_allclose(reinforce.true_gradient(policy, rewards), numeric, atol=1e-7)
 
 
+@settings(deadline=None)
 @given(bandits(), baselines)
 def test_the_variance_is_a_quadratic_in_b_smallest_at_b_star(
     bandit: tuple[NDArray[np.float64], NDArray[np.float64]], baseline: float
@@ -126,6 +133,7 @@ def test_the_variance_is_a_quadratic_in_b_smallest_at_b_star(
     )
 
 
+@settings(deadline=None)
 @given(bandits(), baselines)
 def test_the_variance_is_the_spread_of_the_estimates(
     bandit: tuple[NDArray[np.float64], NDArray[np.float64]], baseline: float
@@ -137,6 +145,7 @@ def test_the_variance_is_the_spread_of_the_estimates(
     assert reinforce.estimator_variance(policy, rewards, baseline) == pytest.approx(expected, abs=1e-9)
 
 
+@settings(deadline=None)
 @given(policies, st.floats(-3.0, 3.0))
 def test_equal_rewards_give_no_gradient_and_b_equal_to_them_no_variance(
     policy: NDArray[np.float64], reward: float

@@ -1,0 +1,410 @@
+"""The typed loader, grpo_examples.data.load: what it converts, and how it names every problem of a file.
+
+Each problem is one line, `<file>: <table/key path>: <what is wrong and what to do>`, and a file with several
+problems reports them all at once. The schemas below are small dataclasses written for these tests; the
+chapters' own Settings are loaded from edited copies of the shipped data files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Annotated
+
+import pytest
+
+import grpo_examples as gx
+from grpo_examples.chapters import bandit, ppo, practice, run, verifier
+from grpo_examples.data import DATA, Between, DataError, load
+
+CHAPTERS: dict[str, ModuleType] = {
+    "bandit": bandit,
+    "ppo": ppo,
+    "practice": practice,
+    "run": run,
+    "verifier": verifier,
+}
+
+
+# ---------------------------------------------------------------- a schema that uses every type the loader knows
+
+
+@dataclass(frozen=True)
+class Point:
+    """A table inside the file."""
+
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A list that must hold exactly two numbers: the type cannot say so, __post_init__ does."""
+
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.values) != 2:
+            raise ValueError(f"values: needs exactly two numbers, got {len(self.values)}")
+
+
+@dataclass(frozen=True)
+class Everything:
+    name: str
+    count: int
+    share: float
+    enabled: bool
+    tags: tuple[str, ...]
+    steps: Annotated[int, Between(1, 10)]
+    rate: Annotated[float, Between(0, 1)]
+    sizes: tuple[Annotated[int, Between(1, 100)], ...]
+    weights: Mapping[str, float]
+    limits: dict[str, int]
+    origin: Point
+    pair: Pair
+    points: tuple[Point, ...]
+    note: str | None = None
+
+
+KEYS = "name, count, share, enabled, tags, steps, rate, sizes, weights, limits, origin, pair, points, note"
+
+EVERYTHING = """\
+name = "demo"
+count = 3
+share = 1
+enabled = true
+tags = ["a", "b"]
+steps = 10
+rate = 0
+sizes = [1, 100]
+
+[weights]
+first = 0.5
+second = 2
+
+[limits]
+low = 1
+
+[origin]
+x = 0
+y = -1.5
+
+[pair]
+values = [1, 2.5]
+
+[[points]]
+x = 1
+y = 2
+
+[[points]]
+x = 3.5
+y = 4
+"""
+
+
+def edited(text: str, old: str, new: str, occurrence: int = 1) -> str:
+    """text with the occurrence-th `old` (counted from 1) replaced by `new`; fails if there is no such one."""
+    parts = text.split(old)
+    assert len(parts) > occurrence, f"{old!r} occurs fewer than {occurrence} times"
+    return old.join(parts[:occurrence]) + new + old.join(parts[occurrence:])
+
+
+def write(folder: Path, text: str, name: str = "settings.toml") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems_of(path: Path, schema: type) -> list[str]:
+    """The lines of the DataError that loading the file raises, checking that each names the file."""
+    with pytest.raises(DataError) as caught:
+        load(path, schema)
+    assert caught.value.path == path
+    lines = str(caught.value).split("\n")
+    assert len(lines) == len(caught.value.problems)
+    for line, problem in zip(lines, caught.value.problems, strict=True):
+        assert line == f"{path}: {problem}"
+    return caught.value.problems
+
+
+# ---------------------------------------------------------------- what it converts
+
+
+def test_every_type_is_converted(tmp_path: Path) -> None:
+    loaded = load(write(tmp_path, EVERYTHING), Everything)
+    assert loaded == Everything(
+        name="demo",
+        count=3,
+        share=1.0,
+        enabled=True,
+        tags=("a", "b"),
+        steps=10,
+        rate=0.0,
+        sizes=(1, 100),
+        weights={"first": 0.5, "second": 2.0},
+        limits={"low": 1},
+        origin=Point(0.0, -1.5),
+        pair=Pair((1.0, 2.5)),
+        points=(Point(1.0, 2.0), Point(3.5, 4.0)),
+        note=None,
+    )
+    # A whole number written where a number is expected is read as a float, so that arithmetic stays float.
+    assert type(loaded.share) is float and type(loaded.rate) is float and type(loaded.weights["second"]) is float
+    assert type(loaded.origin.x) is float and type(loaded.pair.values[0]) is float
+    assert type(loaded.count) is int and type(loaded.steps) is int
+    # Lists become tuples, so that the settings are frozen all the way down and can be cached on.
+    assert isinstance(loaded.tags, tuple) and isinstance(loaded.points, tuple)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        loaded.count = 4  # type: ignore[misc]
+
+
+def test_an_optional_key_may_be_written_or_left_out(tmp_path: Path) -> None:
+    written = load(
+        write(tmp_path, edited(EVERYTHING, 'name = "demo"\n', 'name = "demo"\nnote = "hello"\n')), Everything
+    )
+    assert written.note == "hello"
+    assert load(write(tmp_path, EVERYTHING), Everything).note is None
+
+
+def test_the_ends_of_a_range_are_allowed(tmp_path: Path) -> None:
+    # steps = 10 and sizes 1 and 100 are already the ends; here the other ends of steps and rate.
+    text = edited(edited(EVERYTHING, "steps = 10", "steps = 1"), "rate = 0", "rate = 1.0")
+    loaded = load(write(tmp_path, text), Everything)
+    assert (loaded.steps, loaded.rate) == (1, 1.0)
+
+
+# ---------------------------------------------------------------- each problem: its file, its key, the fix
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("count = 3\n", "", "the top level: missing key 'count': add it"),
+        ("[origin]\nx = 0\n", "[origin]\n", "origin: missing key 'x': add it"),
+        (
+            'name = "demo"\n',
+            'name = "demo"\ncolour = "red"\n',
+            f"the top level: unknown key 'colour' (the keys are {KEYS}): remove or rename it",
+        ),
+        ("y = -1.5\n", "y = -1.5\nz = 0\n", "origin: unknown key 'z' (the keys are x, y): remove or rename it"),
+        ("share = 1", 'share = "half"', "share: expected a number, got 'half'"),
+        ("share = 1", "share = true", "share: expected a number, got True"),
+        ("count = 3", "count = true", "count: expected a whole number, got True"),
+        ("count = 3", "count = 3.0", "count: expected a whole number, got 3.0"),
+        ("enabled = true", "enabled = 1", "enabled: expected true or false, got 1"),
+        ('name = "demo"', "name = 5", "name: expected text, got 5"),
+        ('tags = ["a", "b"]', 'tags = ["a", 2]', "tags[2]: expected text, got 2"),
+        ('tags = ["a", "b"]', 'tags = "a, b"', "tags: expected a list, got 'a, b'"),
+        ("second = 2", 'second = "two"', "weights.second: expected a number, got 'two'"),
+        ("low = 1", "low = 1.5", "limits.low: expected a whole number, got 1.5"),
+        ("[limits]\nlow = 1\n", "", "the top level: missing key 'limits': add it"),
+        ("y = 4", 'y = "four"', "points[2].y: expected a number, got 'four'"),
+        (
+            "[[points]]\nx = 1\ny = 2\n\n[[points]]\nx = 3.5\ny = 4\n",
+            "[points]\nx = 1\ny = 2\n",
+            "points: expected a list, got {'x': 1, 'y': 2}",
+        ),
+        ("steps = 10", "steps = 11", "steps: 11 is outside the range the book allows, 1 to 10"),
+        ("steps = 10", "steps = 0", "steps: 0 is outside the range the book allows, 1 to 10"),
+        ("rate = 0", "rate = 1.5", "rate: 1.5 is outside the range the book allows, 0 to 1"),
+        ("rate = 0", "rate = -0.1", "rate: -0.1 is outside the range the book allows, 0 to 1"),
+        ("sizes = [1, 100]", "sizes = [1, 101]", "sizes[2]: 101 is outside the range the book allows, 1 to 100"),
+        ("values = [1, 2.5]", "values = [1, 2.5, 3]", "pair: values: needs exactly two numbers, got 3"),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 30 else None,
+)
+def test_a_problem_is_named_with_its_file_key_and_fix(tmp_path: Path, old: str, new: str, problem: str) -> None:
+    path = write(tmp_path, edited(EVERYTHING, old, new))
+    assert problems_of(path, Everything) == [problem]
+
+
+def test_a_toml_syntax_error_gives_the_line_and_column(tmp_path: Path) -> None:
+    path = write(tmp_path, edited(EVERYTHING, "count = 3", "count = = 3"))  # line 2
+    [problem] = problems_of(path, Everything)
+    assert problem.startswith("not valid TOML: ")
+    assert problem.endswith("(at line 2, column 9)")
+
+
+def test_a_missing_file_says_to_restore_it(tmp_path: Path) -> None:
+    [problem] = problems_of(tmp_path / "gone.toml", Everything)
+    assert problem == "the file is missing: restore it (git checkout -- it)"
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    text = EVERYTHING
+    for old, new in [
+        ("count = 3\n", ""),
+        ('name = "demo"\n', 'name = "demo"\ncolour = "red"\n'),
+        ("share = 1", "share = true"),
+        ("steps = 10", "steps = 11"),
+        ("y = 4", 'y = "four"'),
+        ("values = [1, 2.5]", "values = [1]"),
+    ]:
+        text = edited(text, old, new)
+    problems = problems_of(write(tmp_path, text), Everything)
+    assert sorted(problems) == sorted(
+        [
+            "the top level: missing key 'count': add it",
+            f"the top level: unknown key 'colour' (the keys are {KEYS}): remove or rename it",
+            "share: expected a number, got True",
+            "steps: 11 is outside the range the book allows, 1 to 10",
+            "points[2].y: expected a number, got 'four'",
+            "pair: values: needs exactly two numbers, got 1",
+        ]
+    )
+
+
+def test_a_data_error_is_a_value_error() -> None:
+    # Callers that catch ValueError (as for any bad input) catch the loader's errors too.
+    assert issubclass(DataError, ValueError)
+
+
+# ---------------------------------------------------------------- the chapters' own Settings
+
+
+@pytest.mark.parametrize("name", sorted(CHAPTERS))
+def test_every_shipped_data_file_fits_its_chapter(name: str) -> None:
+    module = CHAPTERS[name]
+    settings = load(DATA / f"{name}.toml", module.Settings)
+    assert isinstance(settings, module.Settings)
+    first = dataclasses.fields(settings)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(settings, first, getattr(settings, first))
+
+
+def test_the_chapters_listed_here_are_the_books() -> None:
+    assert sorted(CHAPTERS) == list(gx.chapter_names())
+
+
+def test_a_file_inside_the_book_is_named_as_an_author_names_it(tmp_path: Path) -> None:
+    # The architecture's own example: the second case's p_old written as text.
+    folder = tmp_path / "grpo_examples" / "data"
+    folder.mkdir(parents=True)
+    shutil.copy(DATA / "ppo.toml", folder / "ppo.toml")
+    path = folder / "ppo.toml"
+    path.write_text(edited(path.read_text(encoding="utf-8"), "p_old = 0.2", 'p_old = "x"', 2), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load(path, ppo.Settings)
+    assert str(caught.value) == "grpo_examples/data/ppo.toml: cases[2].p_old: expected a number, got 'x'"
+
+
+def chapter_copy(folder: Path, name: str, changes: list[tuple[str, str]]) -> Path:
+    """A copy of grpo_examples/data/<name>.toml with each (old, new) applied once."""
+    text = (DATA / f"{name}.toml").read_text(encoding="utf-8")
+    for old, new in changes:
+        text = edited(text, old, new)
+    return write(folder, text, f"{name}.toml")
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "problem"),
+    [
+        (
+            "ppo",
+            [("values = [0.5, 0.4, 0.7, 0.9, 0.0]", "values = [0.5, 0.4, 0.7, 0.9]")],
+            "gae: needs one reward per token, and one value more than there are tokens",
+        ),
+        (
+            "ppo",
+            [("advantages = [2.0, -1.0]", "advantages = [2.0]")],
+            "plot: advantages: the plot draws two curves, a positive advantage then a negative one",
+        ),
+        (
+            "ppo",
+            [("epsilon = 0.2", "epsilon = 1.5")],
+            "the top level: epsilon: the clip range must lie in (0, 1), got 1.5",
+        ),
+        (
+            "ppo",
+            [('name = "positive-below"', 'name = "positive-above"')],
+            "the top level: cases: two cases share a name",
+        ),
+        ("ppo", [("bytes = 2", "bytes = 0")], "memory.parts[1].bytes: 0 is outside the range the book allows, 1 to 64"),
+        ("ppo", [("lam = 0.95", "lam = true")], "gae.lam: expected a number, got True"),
+        (
+            "practice",
+            [("lengths = [5, 20]", "lengths = [5]")],
+            "loss: needs two responses: one right (reward 1) and one wrong (reward 0), with a length each",
+        ),
+        (
+            "practice",
+            [('tokens = ["56", "54", "48", "15"]', 'tokens = ["56", "54", "48"]')],
+            "kl: needs one pi_theta and one pi_ref per token",
+        ),
+        (
+            "practice",
+            [("lengths = [5, 20]", "lengths = [5, 0]")],
+            "loss.lengths[2]: 0 is outside the range the book allows, 1 to 100000",
+        ),
+        ("practice", [("samples = 1000", "samples = 1000.0")], "kl.samples: expected a whole number, got 1000.0"),
+        ("verifier", [("spellings = [", "spellings = [3, ")], "spellings[1]: expected text, got 3"),
+        (
+            "bandit",
+            [("batches = 2000", "batches = 200000")],
+            "batches: 200000 is outside the range the book allows, 2 to 100000",
+        ),
+    ],
+)
+def test_a_broken_chapter_file_is_refused_with_the_key(
+    tmp_path: Path, name: str, changes: list[tuple[str, str]], problem: str
+) -> None:
+    path = chapter_copy(tmp_path, name, changes)
+    assert problem in problems_of(path, CHAPTERS[name].Settings)
+
+
+def test_every_problem_of_a_chapter_file_is_reported_at_once(tmp_path: Path) -> None:
+    changes = [
+        ("p_new = 0.22", 'p_new = "x"'),  # the first case
+        ("p_new = 0.12", "p_new = 1.2"),  # the third case, positive-below: its own check refuses it
+        ("lam = 0.95", "lam = true"),
+        ("critic_parameters = 7_000_000_000", "critic_parameters = 0"),
+        ("ratio_max = 2.0", "ratio_max = 2.0\ncolour = 1"),
+    ]
+    problems = problems_of(chapter_copy(tmp_path, "ppo", changes), ppo.Settings)
+    assert sorted(problems) == [
+        "cases[1].p_new: expected a number, got 'x'",
+        "cases[3]: case 'positive-below' needs probabilities p_old and p_new in (0, 1]",
+        "gae.lam: expected a number, got True",
+        "memory.critic_parameters: 0 is outside the range the book allows, 1 to 1e+13",
+        "plot: unknown key 'colour' (the keys are advantages, ratio_max): remove or rename it",
+    ]
+
+
+# The loader accepts these files, and the chapter's build then stops on a ValueError from numpy or from a math
+# module, which names neither the file nor the key: the problem should be a DataError like every other.
+BUILD_ONLY_PROBLEMS = [
+    pytest.param(
+        "practice",
+        [("pi_theta = [0.8, 0.1, 0.05, 0.05]", "pi_theta = [0.8, 0.1, 0.05, 0.06]")],
+        "kl",
+        id="practice-pi-theta-not-adding-up-to-1",
+    ),
+    pytest.param(
+        "practice",
+        [("probabilities = [0.01, 0.9]", "probabilities = [0.0, 0.9]")],
+        "clip",
+        id="practice-clip-probability-0",
+    ),
+    pytest.param(
+        "practice", [("lengths = [5, 20]", "lengths = [5, 60]")], "loss", id="practice-response-longer-than-L"
+    ),
+    pytest.param("practice", [("seed = 0", "seed = -1")], "kl.seed", id="practice-negative-seed"),
+    pytest.param("bandit", [("seed = 0 ", "seed = -1 ")], "seed", id="bandit-negative-seed"),
+    pytest.param("run", [("seed = 0 ", "seed = -1 ")], "seed", id="run-negative-seed"),
+]
+
+
+@pytest.mark.parametrize(("name", "changes", "key"), BUILD_ONLY_PROBLEMS)
+def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
+    tmp_path: Path, name: str, changes: list[tuple[str, str]], key: str
+) -> None:
+    module = CHAPTERS[name]
+    path = chapter_copy(tmp_path, name, changes)
+    with pytest.raises(ValueError) as caught:
+        module.build(load(path, module.Settings))
+    assert isinstance(caught.value, DataError), f"{type(caught.value).__name__}: {caught.value}"
+    assert str(caught.value).startswith(f"{path}: {key}")
