@@ -1,5 +1,6 @@
-"""The slips an author makes, each through a real `mkdocs build --strict` of an edited copy and through
-`scripts/check_chapters.py`: each fails, names the file and line, and says what to write instead."""
+"""The slips an author makes, each appended to a real chapter and run through the page hook (as `mkdocs build`
+runs it) and through `scripts/check_chapters.py`: each fails, names the file and line, and says what to write.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +9,31 @@ import sys
 from pathlib import Path
 
 import pytest
+from mkdocs.utils.meta import get_data
 
-from tests.conftest import ROOT, copy_project, mkdocs_build
+from tests.chapter_pipeline import PluginError, page_markdown
+from tests.conftest import ROOT, copy_project
 
 CHECK = [sys.executable, str(ROOT / "scripts" / "check_chapters.py")]
 
 # (the line appended to the chapter, what the message must say)
 SLIPS = {
-    "misspelt example": (
+    "misspelt group": (
         "Its mean is <!-- grpo:value esay.mean -->.",
-        ["unknown example 'esay'", "did you mean 'easy'?", "grpo_examples/examples.toml"],
+        ["unknown name 'esay'", "did you mean 'easy'?", "a path starts with one of easy, hard"],
     ),
-    "misspelt quantity": ("Its mean is <!-- grpo:value easy.meen -->.", ["did you mean 'mean'?"]),
+    "misspelt field": ("Its mean is <!-- grpo:value easy.meen -->.", ["did you mean 'mean'?", "(it has rewards"]),
     "misspelt kind": ("Its mean is <!-- grpo:valeu easy.mean -->.", ["did you mean 'value'?"]),
+    "the old name": ("Its sample std is <!-- grpo:value easy.std.sample -->.", ["easy.std is a number"]),
     "wrong option": ("Its mean is <!-- grpo:value easy.mean as=percent -->.", ["write as=words, or nothing"]),
     "wrong argument": (
         "<!-- grpo:formula easy.mean inline -->",
-        ["grpo:formula takes 1 name(s), got 2: 'easy.mean inline'", "<!-- grpo:formula easy.mean display -->"],
+        ["grpo:formula takes 1 path(s), got 2: 'easy.mean inline'", "<!-- grpo:formula easy.mean display -->"],
+    ),
+    "a claim as a value": ("It is <!-- grpo:value easy.claims.binary -->.", ["write <!-- grpo:check easy.claims"]),
+    "a false claim": (
+        "Being right is rare here. <!-- grpo:check easy.claims.right-is-rare -->",
+        ["the prose claims easy.claims.right-is-rare", "grpo_examples/data/groups.toml [easy]"],
     ),
     "unclosed placeholder": ("Its mean is <!-- grpo:value easy.mean.", ["unclosed placeholder", "'-->'"]),
     "TeX that KaTeX rejects": (
@@ -38,58 +47,71 @@ SLIPS = {
 }
 
 
-def _append(project: Path, line: str) -> int:
-    """Append a line to the chapter (whose front matter MkDocs strips); return its line in the file."""
-    chapter = project / "docs" / "grpo.md"
-    text = chapter.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + line + "\n"
-    chapter.write_text(text, encoding="utf-8")
-    return text.count("\n")
+def _appended(line: str) -> tuple[str, int]:
+    """The chapter docs/grpo.md with the line appended, and the line's number in the file."""
+    text = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8").rstrip("\n") + "\n\n" + line + "\n"
+    return text, text.count("\n")
+
+
+def test_the_chapter_as_it_stands_passes() -> None:
+    source = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8")
+    markdown, _ = get_data(source)
+    assert "grpo-value" in page_markdown(markdown, source=source)
 
 
 @pytest.mark.parametrize("slip", SLIPS)
-def test_the_build_stops_at_the_slip_and_says_what_to_do(slip: str, tmp_path: Path) -> None:
+def test_the_hook_stops_at_the_slip_and_says_what_to_do(slip: str) -> None:
     line, expected = SLIPS[slip]
-    project = copy_project(tmp_path / "book")
-    number = _append(project, line)
-    result = mkdocs_build(project, tmp_path / "site")
-    assert result.returncode != 0
-    assert f"docs/grpo.md:{number}:" in result.stderr
+    source, number = _appended(line)
+    markdown, _ = get_data(source)  # MkDocs strips the front matter before the hook sees the page
+    with pytest.raises(PluginError) as caught:
+        page_markdown(markdown, source=source)
+    message = str(caught.value)
+    assert message.startswith(f"docs/fuzz.md:{number}:"), message
+    assert message.count("docs/fuzz.md:") == 1, message  # the slip is the page's only problem
     for words in expected:
-        assert words in result.stderr
-    assert "Traceback" not in result.stderr
+        assert words in message
+
+
+def _check(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CHECK, *arguments], capture_output=True, text=True, check=False, cwd=ROOT, timeout=300)
 
 
 def test_the_check_reports_each_slip_as_file_line_message(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "book")
-    lines = {slip: _append(project, line) for slip, (line, _) in SLIPS.items() if slip == "typed number"}
+    source, number = _appended(SLIPS["typed number"][0])
+    (project / "docs" / "grpo.md").write_text(source, encoding="utf-8")
     (project / "docs" / "second.md").write_text("# Second\n\nSee <!-- grpo:value esay.mean -->.\n", encoding="utf-8")
-    result = subprocess.run([*CHECK, "--project", str(project)], capture_output=True, text=True, check=False)
+    result = _check("--project", str(project))
     assert result.returncode == 1
-    assert f"docs/grpo.md:{lines['typed number']}:13: typed number 0.8" in result.stdout
-    assert "docs/second.md:3: unknown example 'esay'; did you mean 'easy'?" in result.stdout
+    assert f"docs/grpo.md:{number}:13: typed number 0.8" in result.stdout
+    assert "docs/second.md:3: unknown name 'esay'; did you mean 'easy'?" in result.stdout
     assert "2 with problems" in result.stdout
+    assert "Traceback" not in result.stderr
 
 
 def test_the_check_passes_on_the_book_as_it_stands() -> None:
-    result = subprocess.run(CHECK, capture_output=True, text=True, check=False, cwd=ROOT)
+    result = _check()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no problems" in result.stdout
 
 
 def test_the_check_sees_what_the_build_sees_in_the_project_it_is_given(tmp_path: Path) -> None:
-    # An example renamed in the copy's examples.toml: the chapter's placeholders now name a missing example.
+    # A group renamed in the copy's groups.toml: the chapter's paths now start with a name that is gone.
     project = copy_project(tmp_path / "book")
-    examples = project / "grpo_examples" / "examples.toml"
-    examples.write_text(examples.read_text(encoding="utf-8").replace("[easy]", "[simple]"), encoding="utf-8")
-    result = subprocess.run([*CHECK, "--project", str(project)], capture_output=True, text=True, check=False)
+    groups = project / "grpo_examples" / "data" / "groups.toml"
+    groups.write_text(groups.read_text(encoding="utf-8").replace("[easy]", "[simple]"), encoding="utf-8")
+    page = project / "docs" / "grpo.md"
+    result = _check("--project", str(project), str(page))
     assert result.returncode == 1
-    assert "unknown example 'easy'" in result.stdout
+    assert "docs/grpo.md:" in result.stdout and "unknown name 'easy'" in result.stdout
+    assert "a path starts with one of simple, hard" in result.stdout
 
 
 def test_the_check_refuses_a_file_that_is_not_a_page(tmp_path: Path) -> None:
     stray = tmp_path / "notes.md"
     stray.write_text("# Notes\n", encoding="utf-8")
-    result = subprocess.run([*CHECK, str(stray)], capture_output=True, text=True, check=False)
+    result = _check(str(stray))
     assert result.returncode == 1
     assert f"{stray}:1: not a page of the book" in result.stdout
     assert "Traceback" not in result.stderr

@@ -1,4 +1,5 @@
-"""The drift guard on small pages: what it catches, what it lets through, and what it says."""
+"""The drift guard (hooks/engine/drift_guard.py) on small pages: what it catches, what it lets through, and what
+it says."""
 
 from __future__ import annotations
 
@@ -7,8 +8,15 @@ from fractions import Fraction
 import pytest
 from mkdocs.utils.meta import get_data
 
-from hooks import drift_guard
+from hooks import events
+from hooks.engine import drift_guard
+from hooks.engine.computed_index import computed_values, matches
+from hooks.engine.guide import EXAMPLE
 from tests.conftest import ROOT
+
+
+def problems(markdown: str, page: str = "docs/x.md", first_line: int = 1) -> list[str]:
+    return drift_guard.problems(events.book(), markdown, page, first_line)
 
 
 def typed(markdown: str) -> list[str]:
@@ -104,51 +112,73 @@ def test_a_literal_marking_must_mark_something_and_say_why() -> None:
     assert "say why" in stale[0].problem
 
 
-def test_the_message_names_the_placeholder_that_computes_the_number() -> None:
+def test_the_message_names_the_path_that_computes_the_number_and_what_it_is() -> None:
     # The easy group's rewards are [1, 1, 1, 1, 0] (spec): mean 4/5 = 0.8, the wrong answer's advantage -2.0.
-    [mean] = drift_guard.problems("The baseline is 0.8 here.", "docs/x.md", first_line=41)
-    assert mean.startswith("docs/x.md:41:17: typed number 0.8 (decimal) is the easy problem's mean")
-    assert "write <!-- grpo:value easy.mean -->" in mean
-    [fraction] = drift_guard.problems("Four of five: 4/5.", "docs/x.md")
-    assert "<!-- grpo:value easy.mean -->" in fraction
-    [advantage] = drift_guard.problems("It drops to −2.0.", "docs/x.md")
+    [mean] = problems("The baseline is 0.8 here.", first_line=41)
+    assert mean.startswith(
+        "docs/x.md:41:17: typed number 0.8 (decimal) is easy.mean (mu = (1/G) sum_i r_i: the group's own baseline): "
+        "write <!-- grpo:value easy.mean -->"
+    )
+    [fraction] = problems("Four of five: 4/5.")
+    assert "is easy.mean" in fraction and "write <!-- grpo:value easy.mean -->" in fraction
+    [advantage] = problems("It drops to −2.0.")
     assert "write <!-- grpo:value easy.advantage.wrong -->" in advantage
 
 
+def test_a_number_of_a_chapter_names_the_chapters_path() -> None:
+    # The bandit's J = 0.3 x 2 + 0.4 x 1 + 0.2 x 1 + 0.1 x 0 = 1.2; its variance without a baseline is 1.14.
+    [expected] = problems("J is 1.2 here.")
+    assert "write <!-- grpo:value bandit.expected-reward -->" in expected
+    [variance] = problems("Without a baseline the variance is 1.14.")
+    assert "write <!-- grpo:value bandit.baselines.none.variance -->" in variance
+
+
 def test_in_a_displayed_formula_it_names_the_displayed_formula() -> None:
-    [variance] = drift_guard.problems("```math\n\\sigma^2 = 0.8 \\times 0.2 = 0.16\n```", "docs/x.md")[2:]
+    [variance] = problems("```math\n\\sigma^2 = 0.8 \\times 0.2 = 0.16\n```")[2:]
     assert "0.16" in variance
     assert "write <!-- grpo:formula easy.variance display -->" in variance
 
 
 def test_a_number_no_placeholder_computes_says_how_to_mark_it() -> None:
-    [message] = drift_guard.problems("A clip range of 0.37.", "docs/x.md")
+    [message] = problems("A clip range of 0.6173.")
     assert "no placeholder computes it" in message
     with pytest.raises(drift_guard.DriftError, match=r"0\.04\[\^source\]"):
-        drift_guard.guard("A clip range of 0.37.", "docs/x.md")
+        drift_guard.guard(events.book(), "A clip range of 0.6173.", "docs/x.md")
 
 
 def test_a_typed_number_is_matched_within_its_rounding() -> None:
-    from hooks.computed_index import matches
-
     # The easy group's sample std is sqrt(0.2) = 0.4472... (divide by G - 1 = 4: 0.8 / 4).
-    assert any("easy.std.sample" in c.placeholder for c in matches(Fraction("0.447"), 3, in_math=False))
-    assert not any("easy.std.sample" in c.placeholder for c in matches(Fraction("0.446"), 3, in_math=False))
+    book = events.book()
+    assert any("easy.std-sample" in c.placeholder for c in matches(book, Fraction("0.447"), 3, in_math=False))
+    assert not any("easy.std-sample" in c.placeholder for c in matches(book, Fraction("0.446"), 3, in_math=False))
+
+
+def test_in_a_formula_the_formulas_come_first_in_prose_the_values() -> None:
+    # 0.2 is a value (the easy group's q = 1 - 0.8, the hard group's mean) and a number of the easy group's
+    # variance formula, p(1-p) = 0.8 x 0.2 = 0.16, the first of the book's formulas to show it.
+    book = events.book()
+    in_math = matches(book, Fraction("0.2"), 1, in_math=True)
+    assert in_math[0].in_formula and in_math[0].placeholder == "<!-- grpo:formula easy.variance -->"
+    in_prose = matches(book, Fraction("0.2"), 1, in_math=False)
+    assert not in_prose[0].in_formula
+    assert "<!-- grpo:value easy.q -->" in [c.placeholder for c in in_prose]
 
 
 @pytest.mark.parametrize("page", sorted((ROOT / "docs").rglob("*.md")), ids=lambda p: p.name)
 def test_the_book_as_it_stands_passes(page: object) -> None:
     source = ROOT.joinpath(str(page)).read_text(encoding="utf-8")
     markdown, _ = get_data(source)
-    assert drift_guard.problems(markdown, str(page)) == []
+    assert problems(markdown, str(page)) == []
 
 
-def test_the_index_of_computed_values_is_built_once_and_only_when_needed() -> None:
-    from hooks.computed_index import computed_values
+def test_the_guides_example_is_caught() -> None:
+    assert [n.text for n in drift_guard.typed_numbers(EXAMPLE)[0]] == ["0.8"]
 
+
+def test_the_index_of_computed_values_is_built_once_per_book_and_only_when_needed() -> None:
     computed_values.cache_clear()
-    drift_guard.problems("A clean page: five responses, <!-- grpo:value easy.mean -->.", "docs/x.md")
+    problems("A clean page: five responses, <!-- grpo:value easy.mean -->.")
     assert computed_values.cache_info().currsize == 0  # nothing typed: no index built
-    drift_guard.problems("Typed: 0.8.", "docs/x.md")
-    drift_guard.problems("Typed again: −2.0 and 0.4.", "docs/y.md")
+    problems("Typed: 0.8.")
+    problems("Typed again: −2.0 and 0.4.", "docs/y.md")
     assert computed_values.cache_info().misses == 1

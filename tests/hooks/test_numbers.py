@@ -1,4 +1,4 @@
-"""Number formatting: one place, the same rules everywhere (hooks/numbers.py)."""
+"""Number formatting: one place, the same rules everywhere (hooks/engine/numbers.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from hooks.numbers import MINUS, count_words, decimal, times_words
+from hooks.engine.numbers import MINUS, count_words, decimal, times_words
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""The hand-written SVG writer: valid XML, accessible names, labelled axes, data where it belongs."""
+"""The hand-written SVG writer (hooks/engine/svg.py): valid XML, accessible names, labelled axes, data where it
+belongs."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from hooks import svg
+from hooks.engine import svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -145,3 +146,38 @@ def test_histogram_marker_crosses_every_panel_and_is_labelled_once() -> None:
     assert len({m.get("x1") for m in markers}) == 1
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert texts.count("true 0.5") == 1
+
+
+def test_a_gap_breaks_a_line_into_two() -> None:
+    axis = svg.Axis("x (unit)", 0, 4, svg.ticks(0, 4))
+    chart = svg.line_chart(
+        "gap", "t", "d", axis, axis, [svg.Series("broken", [0, 1, svg.GAP, 3, 4], [0, 1, svg.GAP, 3, 4], 1)]
+    )
+    lines = ET.fromstring(chart).findall("s:polyline", NS)
+    assert [len(line.get("points", "").split()) for line in lines] == [2, 2]
+    assert "nan" not in chart
+
+
+def test_a_band_shades_the_x_range_it_is_given() -> None:
+    chart = svg.line_chart(
+        "band",
+        "t",
+        "d",
+        svg.Axis("ratio (unitless)", 0, 2, svg.ticks(0, 2, 4)),
+        svg.Axis("L (unit)", 0, 1, svg.ticks(0, 1)),
+        [svg.Series("flat", [0, 2], [0.5, 0.5], 1)],
+        band=(0.8, 1.2, "the clip range"),
+    )
+    root = ET.fromstring(chart)
+    band = next(rect for rect in root.findall("s:rect", NS) if rect.get("class") == "grpo-band")
+    line = root.findall("s:polyline", NS)[0]
+    (x0, _), (x2, _) = (tuple(map(float, p.split(","))) for p in line.get("points", "").split())
+    # the band starts 0.4 of the way along the axis and is 0.2 of it wide
+    assert float(band.get("x", "")) == pytest.approx(x0 + 0.4 * (x2 - x0))
+    assert float(band.get("width", "")) == pytest.approx(0.2 * (x2 - x0))
+    assert "the clip range" in [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+@pytest.mark.parametrize(("low", "high", "expected"), [(-2.0, 4.0, (-2, 4)), (-1.2, 0.3, (-2, 1)), (0.0, 0.5, (0, 1))])
+def test_whole_range_rounds_outward(low: float, high: float, expected: tuple[int, int]) -> None:
+    assert svg.whole_range(low, high) == expected

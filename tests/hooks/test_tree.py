@@ -195,7 +195,9 @@ def test_an_unknown_field_lists_the_fields_with_dashes() -> None:
 
 
 def test_an_unknown_key_lists_the_keys() -> None:
-    assert _error("easy.advantage.wrnog") == "easy.advantage has no 'wrnog'; did you mean 'wrong'? (it has correct, wrong)"
+    assert (
+        _error("easy.advantage.wrnog") == "easy.advantage has no 'wrnog'; did you mean 'wrong'? (it has correct, wrong)"
+    )
     # the solved group has no wrong answer: its advantages have one key
     assert _error("solved.advantage.wrong") == "solved.advantage has no 'wrong' (it has correct)"
 
@@ -210,8 +212,7 @@ def test_undefined_on_the_way_says_why() -> None:
     # the solved group has one distinct reward, so the ratio of two outcomes does not exist
     message = _error("solved.rare-to-common.numerator")
     assert message == (
-        "solved.rare-to-common is not defined here: "
-        "the ratio needs exactly two distinct rewards, and this group has 1"
+        "solved.rare-to-common is not defined here: the ratio needs exactly two distinct rewards, and this group has 1"
     )
     assert _error("toy.missing.level", _TOYS) == "toy.missing is not defined here: the toy has no inner here"
 

@@ -9,30 +9,35 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from dataclasses import dataclass
 
 import pytest
 
-from hooks.namespaces import Namespace
-from hooks.placeholders import PageError, expand
-from hooks.registry import NAMESPACES
-from hooks.widget import Widget, script_json
+from hooks.engine.widget import Widget, figure, script_json
+from tests.chapter_pipeline import (
+    PluginError,
+    book_with,
+    model_subject,
+    page_markdown,
+    problems,
+    swap_book,
+)
 from tests.conftest import ROOT
 
-ORACLE = json.loads((Path(__file__).parent / "data" / "advantage-vectors.json").read_text())["groups"]
+ORACLE = json.loads((ROOT / "tests" / "data" / "advantage-vectors.json").read_text())["groups"]
 # Python-Markdown may reorder the attributes of raw HTML: match the script whatever their order.
 DATA = re.compile(r'<script (?=[^>]*type="application/json")[^>]*class="grpo-widget__data"[^>]*>(.*?)</script>', re.S)
 
 
-def _widget(line: str = "<!-- grpo:widget easy hard -->") -> str:
-    return expand(f"Some prose.\n\n{line}\n\nMore prose.\n", "chapter.md").markdown
+def _widget(line: str = "<!-- grpo:widget group easy hard -->") -> str:
+    return page_markdown(f"Some prose.\n\n{line}\n\nMore prose.\n")
 
 
 def _data(text: str) -> dict[str, object]:
     found = DATA.findall(text)
     assert len(found) == 1, text
     data = json.loads(found[0])
-    assert isinstance(data, list) and len(data) == 1  # an array: see hooks/widget.py
+    assert isinstance(data, list) and len(data) == 1  # an array: see hooks/engine/widget.py
     widget: dict[str, object] = data[0]
     return widget
 
@@ -60,8 +65,16 @@ def test_the_widget_is_a_figure_with_the_static_tables_the_data_and_a_caption() 
     assert advantage_column(hard) == ["+2.0"] + ["−0.5"] * 4
 
 
+def test_the_static_part_ends_with_the_engines_note_on_both_groups() -> None:
+    static = _widget()
+    static = static[static.index("grpo-widget__static") : static.index("</div>")]
+    note = static[static.index('??? abstract "How these numbers were computed"') :]
+    assert "- ` grpo_examples.group('easy') `" in note and "- ` grpo_examples.group('hard') `" in note
+    assert "` grpo_examples/data/groups.toml [easy] `" in note
+
+
 def test_the_json_holds_the_groups_in_order_with_texts_answers_and_verifier_rewards() -> None:
-    data = _data(_widget("<!-- grpo:widget hard easy -->"))
+    data = _data(_widget("<!-- grpo:widget group hard easy -->"))
     groups = data["groups"]
     assert isinstance(groups, list)
     assert [g["name"] for g in groups] == ["hard", "easy"]
@@ -79,6 +92,7 @@ def test_the_json_holds_the_conventions_and_the_tolerance_the_script_must_not_ty
     assert conventions == {"population": (0, 0.0), "trl": (1, 1e-4), "verl": (1, 1e-6)}
     assert data["equal_rewards_rtol"] == 1e-9  # the tolerance stated in grpo_examples/advantages.py
     assert (data["min_group"], data["max_group"]) == (2, 16)
+    assert data["max_decimals"] == 4
 
 
 def test_the_json_holds_numpy_advantages_that_match_the_outside_oracle() -> None:
@@ -99,80 +113,70 @@ def test_the_json_cannot_close_its_script_early() -> None:
     assert json.loads(text) == hostile
 
 
-def test_an_unknown_example_names_the_page_the_line_and_the_known_names() -> None:
-    with pytest.raises(PageError) as caught:
-        expand("# Title\n\nProse.\n<!-- grpo:widget easy hrad -->\n", "chapter.md")
+def test_the_json_refuses_nan() -> None:
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        script_json({"x": float("nan")})
+
+
+def test_a_figure_is_one_block_of_html_around_its_markdown() -> None:
+    text = figure(Widget("dial", "| x |\n|---|\n| 1 |", {"x": [1]}, "A *dial*."), "the note")
+    lines = text.split("\n")
+    assert lines[0].startswith(
+        '<figure class="grpo-widget" data-widget-kind="dial" data-widget-script="dial-widget.js"'
+    )
+    assert lines[-1] == "</figure>" and lines[-2] == '<figcaption markdown="span">A *dial*.</figcaption>'
+    assert lines[-3] == '<script type="application/json" class="grpo-widget__data">[{"x":[1]}]</script>'
+    assert "| x |\n|---|\n| 1 |\n\nthe note\n\n</div>" in text
+
+
+def test_an_unknown_group_names_the_page_the_line_and_the_known_names() -> None:
+    with pytest.raises(PluginError) as caught:
+        page_markdown("# Title\n\nProse.\n<!-- grpo:widget group easy hrad -->\n")
     message = str(caught.value)
-    assert message.startswith("chapter.md:4: unknown example 'hrad'")
-    assert "did you mean 'hard'" in message and "<!-- grpo:widget easy hrad -->" in message
+    assert message.startswith("docs/fuzz.md:4: unknown name 'hrad'; did you mean 'hard'?")
+    assert "\n    <!-- grpo:widget group easy hrad -->" in message
 
 
 @pytest.mark.parametrize(
     ("line", "complaint"),
     [
-        ("<!-- grpo:widget -->", "needs one or more example names"),
-        ("<!-- grpo:widget easy shown=hard -->", "has no options"),
-        ("Look: <!-- grpo:widget easy -->", "on a line of its own"),
+        ("<!-- grpo:widget -->", "grpo:widget needs a widget name: group, clip, kl"),
+        ("<!-- grpo:widget group -->", "widget 'group' takes one or more path(s) to a Group"),
+        ("<!-- grpo:widget group easy shown=hard -->", "grpo:widget has no option 'shown' (options: none)"),
+        ("Look: <!-- grpo:widget group easy -->", "grpo:widget makes a block: put it on a line of its own"),
+        ("<!-- grpo:widget easy hard -->", "unknown widget 'easy'"),  # the old form, before the widget's name
     ],
 )
 def test_a_misused_widget_stops_the_build_with_its_line(line: str, complaint: str) -> None:
-    with pytest.raises(PageError) as caught:
-        expand(f"Prose.\n{line}\n", "guide.md")
-    assert str(caught.value).startswith("guide.md:2: ") and complaint in str(caught.value)
+    with pytest.raises(PluginError) as caught:
+        page_markdown(f"Prose.\n{line}\n")
+    [(number, message)] = problems(caught.value)
+    assert number == 2 and message.startswith(complaint), message
 
 
 def test_in_code_the_placeholder_stays_as_written() -> None:
-    text = expand("Write `<!-- grpo:widget easy -->` on its own line.\n", "guide.md").markdown
-    assert "grpo-widget" not in text and "`<!-- grpo:widget easy -->`" in text
+    text = page_markdown("Write `<!-- grpo:widget group easy -->` on its own line.\n")
+    assert "grpo-widget" not in text and "`<!-- grpo:widget group easy -->`" in text
 
 
-def test_the_built_chapter_carries_the_widget_its_table_and_its_assets(built_site: Path) -> None:
-    page = (built_site / "grpo" / "index.html").read_text()
-    figure = page[page.index('<figure class="grpo-widget"') : page.index("</figure>")]
-    static = figure[: figure.index("grpo-widget__data")]  # the tables before the data
-    assert static.count('<table class="grpo-table">') == 2 and "<td>−2.0</td>" in static and "<td>+2.0</td>" in static
-    assert "How these numbers were computed" in static  # each table keeps its provenance note
-    assert [g["name"] for g in _data(figure)["groups"]] == ["easy", "hard"]  # type: ignore[attr-defined]
-    assert "<figcaption>" in figure
-    assert 'data-widget-script="group-widget.js"' in figure  # the loader adds the script (test_widget_browser.py)
-    assert 'src="../assets/javascripts/widgets.js"' in page and 'group-widget.js"></script>' not in page
-    assert (built_site / "assets" / "javascripts" / "group-widget.js").is_file()
-    # Its styles arrive in the book's one stylesheet (hooks/stylesheets.py).
-    book_css = re.search(r'href="\.\./(assets/stylesheets/book\.[0-9a-f]{8}\.css)"', page)
-    assert book_css is not None
-    widget_css = (ROOT / "docs" / "assets" / "stylesheets" / "group-widget.css").read_text().strip()
-    assert widget_css in (built_site / book_css.group(1)).read_text()
+@dataclass(frozen=True)
+class _Dial:
+    """A toy model for a widget of its own."""
+
+    positions: tuple[int, ...]
 
 
-def test_the_contributor_page_documents_the_contract(built_site: Path) -> None:
-    page = (built_site / "guide" / "widgets" / "index.html").read_text()
-    for term in (
-        "data-reward",
-        "data-advantage",
-        "aria-live",
-        "grpoWidget.advantages",
-        "&lt;!-- grpo:widget easy hard --&gt;",
-    ):
-        assert term in page, term
-
-
-def _with_namespace_widget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A chapter namespace `toy` with one widget, registered as hooks/registry.py registers the real ones."""
-    toy = Namespace(
-        "toy",
-        "a toy",
-        "tests/test_widget.py",
-        values={},
-        widgets={"dial": lambda: Widget("dial", "| x |\n|---|\n| 1 |", {"x": [1, 2]}, "A dial.")},
-    )
-    monkeypatch.setitem(NAMESPACES, "toy", toy)
+def _dial_widget(dial: _Dial) -> Widget:
+    return Widget("dial", "| x |\n|---|\n| 1 |", {"x": list(dial.positions)}, "A dial.")
 
 
 def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_namespace_widget(monkeypatch)
-    text = _widget("<!-- grpo:widget toy.dial -->")
+    dial = model_subject("toy", _Dial((1, 2)), "make_dial()", "dial.toml")
+    swap_book(monkeypatch, book_with({"toy": dial}, widgets={"dial": _dial_widget}))
+    text = _widget("<!-- grpo:widget dial toy -->")
     assert '<figure class="grpo-widget" data-widget-kind="dial" data-widget-script="dial-widget.js"' in text
-    assert "| x |" in text[text.index("grpo-widget__static") : text.index("</div>")]
+    static = text[text.index("grpo-widget__static") : text.index("</div>")]
+    assert "| x |" in static and "- ` make_dial() `" in static and "` dial.toml `" in static
     assert _data(text) == {"x": [1, 2]}
     assert '<figcaption markdown="span">A dial.</figcaption>' in text
 
@@ -180,13 +184,15 @@ def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: py
 @pytest.mark.parametrize(
     ("line", "complaint"),
     [
-        ("<!-- grpo:widget toy.dail -->", "unknown toy widget 'dail'; did you mean 'dial'?"),
-        ("<!-- grpo:widget toy.dial easy -->", "takes 1 name(s)"),
-        ("<!-- grpo:widget easy.dial -->", "'easy' is an example"),
+        ("<!-- grpo:widget dail toy -->", "unknown widget 'dail'; did you mean 'dial'?"),
+        ("<!-- grpo:widget dial toy toy -->", "widget 'dial' takes one path(s) to a _Dial, got 2"),
+        ("<!-- grpo:widget dial easy -->", "widget 'dial' draws a _Dial, and easy is a Group"),
     ],
 )
 def test_a_misnamed_chapter_widget_stops_the_build(monkeypatch: pytest.MonkeyPatch, line: str, complaint: str) -> None:
-    _with_namespace_widget(monkeypatch)
-    with pytest.raises(PageError) as caught:
-        expand(f"Prose.\n{line}\n", "page.md")
-    assert str(caught.value).startswith("page.md:2: ") and complaint in str(caught.value)
+    dial = model_subject("toy", _Dial((1, 2)), "make_dial()")
+    swap_book(monkeypatch, book_with({"toy": dial}, widgets={"dial": _dial_widget}))
+    with pytest.raises(PluginError) as caught:
+        page_markdown(f"Prose.\n{line}\n")
+    [(number, message)] = problems(caught.value)
+    assert number == 2 and message.startswith(complaint), message
