@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import grpo_examples as gx  # noqa: E402  (after the path is set)
+import grpo_examples as gx
 
 
 def main() -> None:

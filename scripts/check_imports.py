@@ -108,18 +108,41 @@ def _rule(importer: str, module: str) -> str | None:
     return None
 
 
-def cycles(root: Path) -> list[list[str]]:
-    """The import cycles among the book's modules: each strongly connected set of two or more modules."""
+def _graph(root: Path) -> dict[str, dict[str, Import]]:
+    """module -> the modules it imports, each with the first statement that does."""
     known = modules(root)
-    graph: dict[str, set[str]] = {name: set() for name in known}
+    graph: dict[str, dict[str, Import]] = {name: {} for name in known}
     for name, path in known.items():
         for imp in imports(path, root, known):
             target = imp.module
             while target and target not in known:
                 target = target.rpartition(".")[0]
             if target and target != name and not name.startswith(target + "."):
-                graph[name].add(target)
-    return [sorted(c) for c in _strongly_connected(graph) if len(c) > 1]
+                graph[name].setdefault(target, imp)
+    return graph
+
+
+def cycles(root: Path) -> list[list[str]]:
+    """The import cycles among the book's modules: each strongly connected set of two or more modules."""
+    graph = _graph(root)
+    return [sorted(c) for c in _strongly_connected({k: set(v) for k, v in graph.items()}) if len(c) > 1]
+
+
+def cycle_imports(root: Path, cycle: list[str]) -> list[Import]:
+    """The imports that close one cycle through the set's first module, the shortest way round."""
+    graph, members = _graph(root), set(cycle)
+    start = cycle[0]
+    paths: dict[str, list[Import]] = {start: []}
+    queue = [start]
+    while queue:  # breadth first, within the set, until an import leads back to the start
+        module = queue.pop(0)
+        for target, imp in sorted(graph[module].items()):
+            if target == start:
+                return [*paths[module], imp]
+            if target in members and target not in paths:
+                paths[target] = [*paths[module], imp]
+                queue.append(target)
+    return []
 
 
 def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -172,7 +195,12 @@ def main(arguments: list[str]) -> int:
     found = cycles(root)
     problems = [] if options.cycles else breaches(root)
     problems += [
-        f"import cycle of {len(c)} modules: {' -> '.join(c)}: break it (scripts/check_imports.py)" for c in found
+        f"import cycle of {len(c)} modules: {' -> '.join(c)}: "
+        + "; ".join(
+            f"{imp.file.relative_to(root).as_posix()}:{imp.line} imports {imp.module}" for imp in cycle_imports(root, c)
+        )
+        + ": move what they share into a module that none of them imports (an import inside a function counts too)"
+        for c in found
     ]
     for problem in problems:
         print(problem)

@@ -214,16 +214,19 @@ def migrate_text(text: str, where: str) -> tuple[str, int]:
 def main(arguments: list[str]) -> int:
     folder = Path(arguments[0] if arguments else "docs")
     total = 0
+    rewritten: dict[Path, str] = {}
     try:
         for page in sorted(folder.rglob("*.md")):
             text = page.read_text(encoding="utf-8")
             new, count = migrate_text(text, page.as_posix())
             if new != text:
-                page.write_text(new, encoding="utf-8")
+                rewritten[page] = new
             total += count
     except UnknownNameError as error:
         print(error, file=sys.stderr)
-        return 1
+        return 1  # nothing written: every page, or none
+    for page, text in rewritten.items():
+        page.write_text(text, encoding="utf-8")
     print(f"{total} placeholders rewritten")
     return 0
 

@@ -388,7 +388,12 @@ def _widget_group(group: gx.Group) -> dict[str, object]:
         "question": group.question,
         "reference": group.answer,
         "responses": [{"text": r.text, "answer": r.answer, "reward": r.reward} for r in group.responses],
-        "numpy_advantages": {key: list(group.variants[key].advantages) for key in gx.CONVENTIONS},  # type: ignore[arg-type]
+        # under each convention that defines them (a sample std needs two rewards): what the script checks its port by
+        "numpy_advantages": {
+            key: list(variant.advantages)
+            for key in gx.CONVENTIONS
+            if not isinstance((variant := group.variants[key]).advantages, gx.Undefined)
+        },
     }
 
 

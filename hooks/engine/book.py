@@ -7,6 +7,7 @@ guard's index) can be cached on it for one build.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -33,18 +34,36 @@ def formula_layout(book: Book, owner: object, field: str) -> Callable[..., str] 
     return None
 
 
-def formula_fields(book: Book, owner: object) -> list[str]:
-    """The fields of owner that have a formula, for messages."""
-    return sorted({field.replace("_", "-") for klass, field in book.formulas if isinstance(owner, klass)})
+def keys_taken(layout: Callable[..., str]) -> int:
+    """How many mapping keys a formula's layout takes after the model it draws (easy.advantage.wrong: one)."""
+    return len(inspect.signature(layout).parameters) - 1
+
+
+def formula_paths(book: Book, owner: object, owner_path: str) -> list[str]:
+    """The paths of owner's fields that have a formula, for messages: easy.mean, easy.advantage.<key>."""
+    paths = []
+    for (klass, field), layout in book.formulas.items():
+        if isinstance(owner, klass):
+            paths.append(f"{owner_path}.{field.replace('_', '-')}" + ".<key>" * keys_taken(layout))
+    return sorted(set(paths))
 
 
 def formula(book: Book, found: Found) -> str | None:
     """The TeX of the formula that computes what the path found; None if no layout draws it.
 
-    LayoutError (from the layout) when it cannot draw this one.
+    LayoutError when the path names more or less than the layout draws, or the layout cannot draw this one.
     """
     layout = formula_layout(book, found.owner, found.field)
-    return None if layout is None else layout(found.owner, *found.keys)
+    if layout is None:
+        return None
+    taken = keys_taken(layout)
+    if len(found.keys) < taken and isinstance(found.value, Mapping):
+        entries = ", ".join(f"{found.path}.{key}" for key in found.value)
+        raise LayoutError(f"its formula is drawn for one entry at a time: name one ({entries})")
+    if len(found.keys) != taken:
+        whole = ".".join(found.path.split(".")[: len(found.path.split(".")) - len(found.keys) + taken])
+        raise LayoutError(f"its formula is drawn for {whole}: write <!-- grpo:formula {whole} -->")
+    return layout(found.owner, *found.keys)
 
 
 def formulas_of(book: Book, start: Subject) -> Iterator[tuple[str, str]]:

@@ -12,10 +12,11 @@ from fractions import Fraction
 
 from grpo_examples import Undefined
 from hooks.engine import drift_guard
-from hooks.engine.book import Book, formula_layout
+from hooks.engine.book import Book, formula_layout, keys_taken
+from hooks.engine.contract import LayoutError
 from hooks.engine.markdown import code, escape_markdown, table
 from hooks.engine.numbers import MAX_DECIMALS, decimal
-from hooks.engine.tree import Meaning, describe, walk
+from hooks.engine.tree import Meaning, Named, describe, walk
 
 
 class GuideError(ValueError):
@@ -69,6 +70,18 @@ def _value(value: object, meaning: Meaning) -> str:
     return escape_markdown(text if len(text) <= 40 else text[:39] + "…") if isinstance(value, str) else "(several)"
 
 
+def _has_formula(book: Book, named: Named) -> bool:
+    """Whether <!-- grpo:formula path --> works for this node: a layout draws it, and draws this one."""
+    layout = formula_layout(book, named.owner, named.field)
+    if layout is None or isinstance(named.value, Mapping) or keys_taken(layout) != len(named.keys):
+        return False
+    try:
+        layout(named.owner, *named.keys)
+    except LayoutError:
+        return False
+    return True
+
+
 def _is_collection(value: object) -> bool:
     """A mapping of models (ppo.cases, bandit.candidates): its entries share their paths, listed once."""
     return isinstance(value, Mapping) and bool(value) and all(is_dataclass(v) for v in value.values())
@@ -98,7 +111,7 @@ def names(book: Book, *paths: str) -> str:
             keys = ", ".join(str(k) for k in value)
             row = [code(path), "", escape_markdown(said), f"keys: {escape_markdown(keys)}"]
         else:
-            formula = formula_layout(book, named.owner, named.field) is not None and not isinstance(value, Mapping)
+            formula = _has_formula(book, named)
             if isinstance(value, bool):
                 kind = "check"
             elif isinstance(value, int | float | Fraction | str | Undefined):

@@ -27,11 +27,11 @@ from typing import Any
 
 from grpo_examples import Undefined
 from hooks.engine import guide, scan
-from hooks.engine.book import Book, formula, formula_fields
+from hooks.engine.book import Book, formula, formula_paths
 from hooks.engine.contract import LayoutError
 from hooks.engine.markdown import escape_attribute, escape_markdown, note
 from hooks.engine.numbers import MAX_DECIMALS, count_words, decimal, times_words
-from hooks.engine.tree import Found, PathError, describe, names_of, resolve, suggest
+from hooks.engine.tree import Found, PathError, describe, names_of, resolve, suggest, walk
 from hooks.engine.widget import figure
 
 MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
@@ -102,8 +102,8 @@ def _find(book: Book, path: str) -> Found:
         return resolve(book.subjects, path)
     except PathError as error:
         raise PlaceholderError(str(error)) from None
-    except ValueError as error:  # grpo_examples refuses its data (a data file that does not fit its schema)
-        raise PlaceholderError(f"{path}: {error}") from None
+    except (ValueError, LookupError) as error:  # grpo_examples refuses its data, or a chapter's group is gone
+        raise PlaceholderError(f"{path}: {str(error).strip(chr(34) + chr(39))}") from None
 
 
 def _not_a_number(found: Found) -> PlaceholderError | None:
@@ -161,33 +161,37 @@ def formula_(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     except LayoutError as error:
         raise PlaceholderError(f"{found.path}: {error}") from None
     if tex is None:
-        fields = formula_fields(book, found.owner)
-        listed = f"its formulas: {', '.join(fields)}" if fields else "it has none"
         owner = found.path.rsplit(".", 1 + len(found.keys))[0]
-        raise PlaceholderError(f"no formula computes {found.path} ({listed}, after {owner}.)")
+        paths = formula_paths(book, found.owner, owner)
+        there = f"the formulas there are: {', '.join(paths)}" if paths else f"{owner} has none"
+        raise PlaceholderError(f"no formula computes {found.path}; {there}")
     if display:
         _alone(placeholder, line)
         return Expansion(f"```math\n{tex}\n```", {found.subject.name})
     return Expansion(f"$`{tex}`$", {found.subject.name})
 
 
-def _example_path(book: Book, kind: type) -> str:
-    """A path that names a node of this type, to show in a message, or ''."""
+def _example_paths(book: Book, kind: type) -> list[str]:
+    """Paths that name a node of this type (a subject, or a field of one), to show in a message."""
+    found = []
     for name, start in book.subjects.items():
         node = start.call()
         if isinstance(node, kind):
-            return name
-        if dataclasses.is_dataclass(node):
-            for attribute in names_of(node):
-                if isinstance(getattr(node, attribute), kind):
-                    return f"{name}.{attribute.replace('_', '-')}"
-    return ""
+            found.append(name)
+        elif dataclasses.is_dataclass(node):
+            found += [f"{name}.{a.replace('_', '-')}" for a in names_of(node) if isinstance(getattr(node, a), kind)]
+    return found
 
 
-def _count(fixed: int, more: bool) -> str:
-    """How many paths a layout takes, in words: 'one', 'two or more', 'nothing'."""
-    words = ("nothing", "one", "two", "three")
-    return (words[fixed] if fixed < len(words) else str(fixed)) + (" or more" if more else "")
+def _usage(book: Book, what: str, name: str, kinds: list[type]) -> str:
+    """The placeholder written right: as many paths as kinds, each to a node of its kind, different ones."""
+    paths: list[str] = []
+    for kind in kinds:
+        candidates = _example_paths(book, kind)
+        paths.append(
+            next((p for p in candidates if p not in paths), candidates[0] if candidates else f"<{kind.__name__}>")
+        )
+    return " ".join([f"<!-- grpo:{what}", name, *paths, "-->"])
 
 
 def _call(
@@ -198,16 +202,17 @@ def _call(
     parameters = inspect.signature(layout).parameters.values()
     fixed = [hints[p.name] for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
     more = [hints[p.name] for p in parameters if p.kind is inspect.Parameter.VAR_POSITIONAL]
-    example = " ".join(filter(None, (_example_path(book, kind) for kind in fixed or more)))
-    usage = f"<!-- grpo:{what} {name} {example} -->".replace("  ", " ")
     if len(paths) < len(fixed) or (not more and len(paths) > len(fixed)):
-        kinds = ", ".join(kind.__name__ for kind in fixed + more)
-        takes = f"{_count(len(fixed), bool(more))} path(s) to a {kinds}" if fixed or more else "no path"
-        raise PlaceholderError(f"{what} {name!r} takes {takes}, got {len(paths)}: write {usage}")
+        kinds = fixed + more
+        count = f"{len(fixed)} or more" if more else str(len(fixed))
+        draws = f"{count} {' and '.join(sorted({k.__name__ for k in kinds}))}" if kinds else "nothing from a path"
+        usage = _usage(book, what, name, fixed + (more if not fixed else []))
+        raise PlaceholderError(f"{what} {name!r} draws {draws}, got {len(paths)} path(s): write {usage}")
     found = [_find(book, path) for path in paths]
     for index, item in enumerate(found):
         kind = fixed[index] if index < len(fixed) else more[0]
         if not isinstance(item.value, kind):
+            usage = _usage(book, what, name, [fixed[i] if i < len(fixed) else more[0] for i in range(len(paths))])
             got = type(item.value).__name__
             raise PlaceholderError(
                 f"{what} {name!r} draws a {kind.__name__}, and {item.path} is a {got}: write {usage}"
@@ -265,9 +270,9 @@ def check(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     if isinstance(found.value, Undefined):
         raise PlaceholderError(f"{found.path} is not defined here: {found.value.reason}")
     if not isinstance(found.value, bool):
-        raise PlaceholderError(
-            f"{found.path} is not a claim (true or false): grpo:check takes a claim, such as easy.claims.binary"
-        )
+        claims = [named.path for named in walk(found.subject) if isinstance(named.value, bool)]
+        such = f", such as {claims[0]}" if claims else ""
+        raise PlaceholderError(f"{found.path} is not a claim (true or false): grpo:check takes a claim{such}")
     if not found.value:
         said = describe(found.owner, found.field)
         what = f" ({said.rstrip('.')})" if said else ""

@@ -70,21 +70,20 @@ class Found:
     subject: Subject
     owner: object
     field: str
-    keys: tuple[str, ...]
+    keys: tuple[object, ...]  # as the mapping holds them: "wrong", or 2 for the page's second token
 
 
 def resolve(subjects: Mapping[str, Subject], path: str) -> Found:
     """Walk the path; PathError, with the names there are, where it leaves the tree."""
     head, *steps = path.split(".")
     if head not in subjects:
-        raise PathError(
-            f"unknown name {head!r}{suggest(head, subjects)}; a path starts with one of {', '.join(subjects)}"
-        )
+        close = suggest(head, subjects)
+        raise PathError(f"unknown name {head!r}: a path starts with one of {', '.join(subjects)}{close}")
     start = subjects[head]
     node: object = model(start)
     kind: Any = object
     expression, owner, field = start.expression, node, ""
-    keys: tuple[str, ...] = ()
+    keys: tuple[object, ...] = ()
     walked = head
     for step in steps:
         if isinstance(node, Undefined):
@@ -92,33 +91,35 @@ def resolve(subjects: Mapping[str, Subject], path: str) -> Found:
         if dataclasses.is_dataclass(node):
             names = names_of(node)
             attribute = step.replace("-", "_")
-            if attribute not in names:
-                raise PathError(
-                    f"{walked} has no {step!r}{suggest(step, _shown(names))} (it has {', '.join(_shown(names))})"
-                )
+            if attribute not in names or "_" in step:
+                shown = _shown(names)
+                raise PathError(f"{walked} has no {step!r} (it has {', '.join(shown)}){suggest(step, shown)}")
             owner, field, keys = node, attribute, ()
             kind, node = names[attribute], getattr(node, attribute)
             expression += f".{attribute}"
         elif isinstance(node, Mapping):
             key = _key(node, step)
             if key is None:
-                keys_there = [str(k) for k in node]
+                there = [str(k) for k in node]
                 raise PathError(
-                    f"{walked} has no {step!r}{suggest(step, keys_there)} (it has {', '.join(keys_there) or 'nothing'})"
+                    f"{walked} has no {step!r} (it has {', '.join(there) or 'nothing'}){suggest(step, there)}"
                 )
             kind, node = _item_type(kind), node[key]
-            keys = (*keys, step)
+            keys = (*keys, key)
             expression += f"[{key!r}]"
-        elif isinstance(node, tuple | list) and not isinstance(node, str):
-            if not step.isdigit() or int(step) >= len(node):
-                raise PathError(
-                    f"{walked} is a list of {len(node)}: write an index from 0 to {len(node) - 1}, not {step!r}"
-                )
-            kind, node = _item_type(kind), node[int(step)]
-            keys = (*keys, step)
-            expression += f"[{int(step)}]"
+        elif isinstance(node, tuple | list):
+            raise PathError(
+                f"{walked} is a list of {len(node)} values, which a path does not index: name a field that holds "
+                "the one you want (where a page numbers things, its model keys them by that number)"
+            )
         else:
-            raise PathError(f"{walked} is {_what(node)}: it has no {step!r}")
+            joined = f"{walked.rsplit('.', 1)[-1]}-{step}"  # an old name with a dot: easy.std.sample for std-sample
+            hint = (
+                f"; did you mean {walked.rsplit('.', 1)[0]}.{joined}?"
+                if joined.replace("-", "_") in (names_of(owner) if dataclasses.is_dataclass(owner) else {})
+                else ""
+            )
+            raise PathError(f"{walked} is {_what(node)}: it has no {step!r}{hint}")
         walked += "." + step
     return Found(path, node, meaning(kind), expression, start, owner, field, keys)
 
@@ -151,8 +152,9 @@ def _shown(names: Mapping[str, object] | list[str]) -> list[str]:
 
 
 def suggest(name: str, known: Mapping[str, object] | list[str]) -> str:
-    """'; did you mean "easy"?' when a known name is close to name, else nothing."""
-    close = difflib.get_close_matches(name, list(known), n=1)
+    """'; did you mean 'easy'?' when a known name is close to name (or is name written with '-'), else nothing."""
+    hyphened = name.replace("_", "-")
+    close = [hyphened] if hyphened != name and hyphened in known else difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -256,7 +258,7 @@ class Named:
     meaning: Meaning
     owner: object  # the dataclass whose field holds it (through mappings: the mapping's owner)
     field: str
-    keys: tuple[str, ...]  # the mapping keys after that field
+    keys: tuple[object, ...]  # the mapping keys after that field
 
 
 def walk(start: Subject) -> Iterator[Named]:
@@ -284,9 +286,7 @@ def walk(start: Subject) -> Iterator[Named]:
             item = _item_type(kind)
             for key, value in node.items():
                 path = f"{named.path}.{key}"
-                children.append(
-                    (Named(path, value, meaning(item), named.owner, named.field, (*named.keys, str(key))), item)
-                )
+                children.append((Named(path, value, meaning(item), named.owner, named.field, (*named.keys, key)), item))
         for child, declared in reversed(children):
             stack.append(child)
             kinds.append(declared)

@@ -60,7 +60,7 @@
   /* The port against numpy on the page's own groups, under each convention, to 1e-9 relative */
   const checks = (data) => data.groups.flatMap((group) => data.conventions.flatMap((c) => {
     const ours = advantages(group.responses.map((r) => r.reward), c.ddof, c.eps, data.equal_rewards_rtol);
-    return group.numpy_advantages[c.key].map((theirs, i) =>
+    return (group.numpy_advantages[c.key] ?? []).map((theirs, i) => // none where numpy's are not defined
       ["advantage", ours[i], theirs, `${group.name}, ${c.key}, response ${i + 1}`]);
   }));
 
