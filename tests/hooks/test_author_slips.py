@@ -20,11 +20,25 @@ CHECK = [sys.executable, str(ROOT / "scripts" / "check_chapters.py")]
 SLIPS = {
     "misspelt group": (
         "Its mean is <!-- grpo:value esay.mean -->.",
-        ["unknown name 'esay'", "did you mean 'easy'?", "a path starts with one of easy, hard"],
+        ["unknown name 'esay': a path starts with one of easy, hard", ", verifier; did you mean 'easy'?\n"],
     ),
-    "misspelt field": ("Its mean is <!-- grpo:value easy.meen -->.", ["did you mean 'mean'?", "(it has rewards"]),
+    "misspelt field": (
+        "Its mean is <!-- grpo:value easy.meen -->.",
+        ["easy has no 'meen' (it has rewards", "); did you mean 'mean'?\n"],
+    ),
     "misspelt kind": ("Its mean is <!-- grpo:valeu easy.mean -->.", ["did you mean 'value'?"]),
-    "the old name": ("Its sample std is <!-- grpo:value easy.std.sample -->.", ["easy.std is a number"]),
+    "the old name": (
+        "Its sample std is <!-- grpo:value easy.std.sample -->.",
+        ["easy.std is a number: it has no 'sample'; did you mean easy.std-sample?"],
+    ),
+    "Python's spelling": (
+        "Its sample std is <!-- grpo:value easy.std_sample -->.",
+        ["easy has no 'std_sample'", "; did you mean 'std-sample'?"],
+    ),
+    "an index into a list": (
+        "The wrong answer was <!-- grpo:value easy.responses.4.answer -->.",
+        ["easy.responses is a list of 5 values, which a path does not index"],
+    ),
     "wrong option": ("Its mean is <!-- grpo:value easy.mean as=percent -->.", ["write as=words, or nothing"]),
     "wrong argument": (
         "<!-- grpo:formula easy.mean inline -->",
@@ -85,7 +99,9 @@ def test_the_check_reports_each_slip_as_file_line_message(tmp_path: Path) -> Non
     result = _check("--project", str(project))
     assert result.returncode == 1
     assert f"docs/grpo.md:{number}:13: typed number 0.8" in result.stdout
-    assert "docs/second.md:3: unknown name 'esay'; did you mean 'easy'?" in result.stdout
+    [second] = [line for line in result.stdout.splitlines() if line.startswith("docs/second.md:")]
+    assert second.startswith("docs/second.md:3: unknown name 'esay': a path starts with one of easy, hard,")
+    assert second.endswith("; did you mean 'easy'?")
     assert "2 with problems" in result.stdout
     assert "Traceback" not in result.stderr
 

@@ -71,9 +71,10 @@ def test_a_candidate_the_bandit_lacks_is_named() -> None:
     assert "bandit.candidates has no '5' (it has 1, 2, 3, 4)" in refusal(
         "<!-- grpo:value bandit.candidates.5.probability -->"
     )
-    assert "bandit.candidates.4 has no 'probabilty'; did you mean 'probability'?" in refusal(
-        "<!-- grpo:value bandit.candidates.4.probabilty -->"
-    )
+    assert (
+        "bandit.candidates.4 has no 'probabilty' (it has number, text, probability, accuracy, format, reward, "
+        "gradient, own, below-average, earns-something); did you mean 'probability'?"
+    ) in refusal("<!-- grpo:value bandit.candidates.4.probabilty -->")
 
 
 def test_formulas_by_hand() -> None:

@@ -21,7 +21,8 @@ def _refusal(text: str, source: str | None = None) -> str:
 
 def test_unknown_group() -> None:
     message = _refusal("# Scratch\n\nThe mean is <!-- grpo:value eazy.mean -->.\n")
-    assert message.startswith("docs/fuzz.md:3: unknown name 'eazy'; did you mean 'easy'?")
+    assert message.startswith("docs/fuzz.md:3: unknown name 'eazy': a path starts with one of easy, hard,")
+    assert message.splitlines()[0].endswith("; did you mean 'easy'?")
     assert message.splitlines()[1] == "    <!-- grpo:value eazy.mean -->"
 
 

@@ -60,7 +60,9 @@ def test_verifier_steps_rows_by_hand() -> None:
 
 def test_verifier_steps_takes_one_group() -> None:
     message = refusal("<!-- grpo:block verifier-steps easy hard -->")
-    assert "block 'verifier-steps' takes one path(s) to a Group, got 2" in message
+    assert "block 'verifier-steps' draws 1 Group, got 2 path(s): write <!-- grpo:block verifier-steps easy -->" in (
+        message
+    )
 
 
 def test_normalise_table_by_hand() -> None:
@@ -134,7 +136,10 @@ def test_run_value_errors_name_the_page_and_line() -> None:
     assert message.startswith("docs/fuzz.md:2: run.methods has no 'ppo' (it has grpo, critic, reinforce)")
     assert "run.claims has no 'nothing'" in refusal("<!-- grpo:check run.claims.nothing -->")
     assert "grpo:value takes 1 path(s), got 2" in refusal("<!-- grpo:value run.steps run.G -->")
-    assert "unknown name 'rn'; did you mean 'run'?" in refusal("<!-- grpo:value rn.steps -->")
+    assert refusal("<!-- grpo:value rn.steps -->").splitlines()[0] == (
+        "docs/fuzz.md:1: unknown name 'rn': a path starts with one of "
+        "easy, hard, split, fractions, solved, bandit, ppo, practice, run, verifier; did you mean 'run'?"
+    )
 
 
 def test_a_false_claim_of_the_run_fails(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from grpo_examples import Undefined
+from hooks import events
 from hooks.engine.contract import LayoutError
+from hooks.engine.tree import resolve
 from tests.chapter_pipeline import (
     PluginError,
     book_with,
@@ -37,16 +40,22 @@ def _one_problem(text: str) -> str:
 
 
 def test_a_formula_on_a_field_with_no_layout_lists_the_formulas_there_are() -> None:
+    # hooks/chapters/groups.py draws GroupWorking's rewards, mean, variance and std, and Group's advantage of one
+    # outcome (a key after the field, written <key>); the sample std has no layout
     message = _one_problem("<!-- grpo:formula easy.std-sample -->")
-    assert (
-        message
-        == "no formula computes easy.std-sample (its formulas: advantage, mean, rewards, std, variance, after easy.)"
+    assert message == (
+        "no formula computes easy.std-sample; the formulas there are: "
+        "easy.advantage.<key>, easy.mean, easy.rewards, easy.std, easy.variance"
     )
+    # each path listed, with its <key> filled in, draws
+    for path in ("easy.advantage.wrong", "easy.mean", "easy.rewards", "easy.std", "easy.variance"):
+        assert page_markdown(f"<!-- grpo:formula {path} -->").startswith("$`"), path
 
 
 def test_a_formula_where_the_owner_has_none_says_so() -> None:
+    # the owner is the Variant easy.variants.trl, whose fields no layout draws
     message = _one_problem("<!-- grpo:formula easy.variants.trl.advantage.wrong -->")
-    assert message.startswith("no formula computes easy.variants.trl.advantage.wrong (it has none")
+    assert message == "no formula computes easy.variants.trl.advantage.wrong; easy.variants.trl has none"
 
 
 def test_a_formula_is_found_along_the_owners_classes() -> None:
@@ -89,25 +98,89 @@ def test_a_formula_layout_is_called_with_its_owner_and_the_keys_after_its_field(
     swap_book(monkeypatch, book_with({"dial": dial}, formulas={(_Dial, "setting"): _setting_tex}))
     assert page_markdown("<!-- grpo:formula dial.setting.low -->") == r"$`s_{\text{low}} = 0.25`$"
     assert _one_problem("<!-- grpo:formula dial.setting.high -->") == "dial.setting.high: the high setting is not drawn"
-    assert _one_problem("<!-- grpo:formula dial.on -->").startswith(
-        "no formula computes dial.on (its formulas: setting"
+    assert _one_problem("<!-- grpo:formula dial.on -->") == (
+        "no formula computes dial.on; the formulas there are: dial.setting.<key>"
     )
 
 
-@pytest.mark.xfail(
-    strict=True, raises=TypeError, reason="bug: a formula path that stops short of the layout's keys raises TypeError"
-)
+@dataclass(frozen=True)
+class _Track:
+    """A toy model whose entries are numbered from 1, as a page numbers them (ppo.gae.tokens)."""
+
+    position: Mapping[int, float]
+    """Where the track is at each step."""
+
+
+def test_a_formula_layout_is_handed_an_integer_key_as_the_mapping_holds_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    handed: list[object] = []
+
+    def position_tex(track: _Track, step: int) -> str:
+        handed.append(step)
+        return rf"x_{{{step}}} = {track.position[step]}"
+
+    track = model_subject("track", _Track({1: 0.5, 2: 0.75}), "make_track()")
+    swap_book(monkeypatch, book_with({"track": track}, formulas={(_Track, "position"): position_tex}))
+    assert page_markdown("<!-- grpo:formula track.position.2 -->") == "$`x_{2} = 0.75`$"
+    assert handed == [2] and type(handed[0]) is int  # the int 2, not the path's text "2"
+
+
 def test_a_formula_path_with_too_few_keys_is_a_located_error() -> None:
-    # advantage_tex(group, outcome) needs the outcome: the path names the whole mapping
-    assert "easy.advantage" in _one_problem("<!-- grpo:formula easy.advantage -->")
+    # advantage_tex(group, outcome) needs the outcome: the path names the whole mapping; easy has both outcomes
+    assert _one_problem("<!-- grpo:formula easy.advantage -->") == (
+        "easy.advantage: its formula is drawn for one entry at a time: "
+        "name one (easy.advantage.correct, easy.advantage.wrong)"
+    )
+    # the solved group has no wrong answer: only its one entry is offered
+    assert _one_problem("<!-- grpo:formula solved.advantage -->") == (
+        "solved.advantage: its formula is drawn for one entry at a time: name one (solved.advantage.correct)"
+    )
+    # practice.kl.mean's layout takes the estimator; it draws k3 (test_a_layout_that_refuses_says_why_with_the_path)
+    assert _one_problem("<!-- grpo:formula practice.kl.mean -->") == (
+        "practice.kl.mean: its formula is drawn for one entry at a time: "
+        "name one (practice.kl.mean.k1, practice.kl.mean.k2, practice.kl.mean.k3)"
+    )
+
+
+def _whole_setting_tex(dial: _Dial) -> str:
+    return rf"s = ({dial.setting['low']}, {dial.setting['high']})"
+
+
+def test_a_formula_path_with_too_many_keys_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No layout of the book takes fewer keys than its field's mapping has levels (a path no longer indexes a
+    # tuple, easy.rewards.0): a toy layout draws the dial's settings all at once.
+    dial = model_subject("dial", _DIAL, "make_dial()")
+    swap_book(monkeypatch, book_with({"dial": dial}, formulas={(_Dial, "setting"): _whole_setting_tex}))
+    assert page_markdown("<!-- grpo:formula dial.setting -->") == "$`s = (0.25, 0.75)`$"
+    assert _one_problem("<!-- grpo:formula dial.setting.low -->") == (
+        "dial.setting.low: its formula is drawn for dial.setting: write <!-- grpo:formula dial.setting -->"
+    )
+
+
+@dataclass(frozen=True)
+class _Unset:
+    """A toy model whose settings may be missing."""
+
+    setting: Mapping[str, float] | Undefined
+    """The settings, by name, where there are any."""
+
+
+def _unset_setting_tex(unset: _Unset, name: str) -> str:
+    assert not isinstance(unset.setting, Undefined)
+    return rf"s_{{\text{{{name}}}}} = {unset.setting[name]}"
 
 
 @pytest.mark.xfail(
-    strict=True, raises=TypeError, reason="bug: a formula path that goes past the layout's keys raises TypeError"
+    strict=True,
+    reason="bug: a formula path to an Undefined field whose layout takes a key is told to write the very "
+    "placeholder it is ('its formula is drawn for unset.setting: write <!-- grpo:formula unset.setting -->'), "
+    "not why the value is missing",
 )
-def test_a_formula_path_with_too_many_keys_is_a_located_error() -> None:
-    # rewards_tex(group) draws all the rewards: a path to one of them passes the index on as a key
-    assert "easy.rewards.0" in _one_problem("<!-- grpo:formula easy.rewards.0 -->")
+def test_a_keyed_formula_on_an_undefined_field_says_why_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    unset = model_subject("unset", _Unset(Undefined("the dial has no settings yet")), "make_unset()")
+    swap_book(monkeypatch, book_with({"unset": unset}, formulas={(_Unset, "setting"): _unset_setting_tex}))
+    assert _one_problem("<!-- grpo:formula unset.setting -->") == (
+        "unset.setting is not defined here: the dial has no settings yet"
+    )
 
 
 # ---------------------------------------------------------------- blocks and widgets
@@ -116,14 +189,26 @@ def test_a_formula_path_with_too_many_keys_is_a_located_error() -> None:
 def test_a_block_given_too_many_paths_names_the_type_and_an_example() -> None:
     message = _one_problem("<!-- grpo:block worked-example easy hard -->")
     assert message == (
-        "block 'worked-example' takes one path(s) to a Group, got 2: write <!-- grpo:block worked-example easy -->"
+        "block 'worked-example' draws 1 Group, got 2 path(s): write <!-- grpo:block worked-example easy -->"
     )
 
 
-def test_a_block_given_too_few_paths_says_how_many_it_takes() -> None:
-    message = _one_problem("<!-- grpo:block compare easy -->")
-    assert message.startswith("block 'compare' takes two or more path(s) to a Group")
-    assert "got 1: write <!-- grpo:block compare " in message
+def test_a_block_given_too_few_paths_says_how_many_it_takes_with_different_paths() -> None:
+    # compare(first, second, *more): two groups at least, and the example names two different ones
+    for written, got in (("easy", 1), ("", 0)):
+        assert _one_problem(f"<!-- grpo:block compare {written} -->".replace("  ", " ")) == (
+            f"block 'compare' draws 2 or more Group, got {got} path(s): write <!-- grpo:block compare easy hard -->"
+        )
+    assert page_markdown("<!-- grpo:block compare easy hard -->").startswith("|")  # the example works
+
+
+def test_a_widget_given_too_few_paths_names_its_own_model_in_the_example() -> None:
+    assert _one_problem("<!-- grpo:widget clip -->") == (
+        "widget 'clip' draws 1 PPO, got 0 path(s): write <!-- grpo:widget clip ppo -->"
+    )
+    assert _one_problem("<!-- grpo:block ppo-gae -->") == (
+        "block 'ppo-gae' draws 1 Gae, got 0 path(s): write <!-- grpo:block ppo-gae ppo.gae -->"
+    )
 
 
 def test_a_block_given_a_path_of_the_wrong_type_names_both_types_and_an_example() -> None:
@@ -133,8 +218,16 @@ def test_a_block_given_a_path_of_the_wrong_type_names_both_types_and_an_example(
     assert _one_problem("<!-- grpo:block bandit-menu easy -->") == (
         "block 'bandit-menu' draws a Bandit, and easy is a Group: write <!-- grpo:block bandit-menu bandit -->"
     )
-    assert _one_problem("<!-- grpo:block worked-example easy.mean -->").startswith(
-        "block 'worked-example' draws a Group, and easy.mean is a Fraction: write"
+    assert _one_problem("<!-- grpo:block worked-example easy.mean -->") == (
+        "block 'worked-example' draws a Group, and easy.mean is a Fraction: "
+        "write <!-- grpo:block worked-example easy -->"
+    )
+    assert _one_problem("<!-- grpo:block worked-example ppo -->") == (
+        "block 'worked-example' draws a Group, and ppo is a PPO: write <!-- grpo:block worked-example easy -->"
+    )
+    # one wrong path of several: the example keeps the number of paths, each a different group
+    assert _one_problem("<!-- grpo:block compare easy ppo -->") == (
+        "block 'compare' draws a Group, and ppo is a PPO: write <!-- grpo:block compare easy hard -->"
     )
 
 
@@ -203,8 +296,19 @@ def test_a_true_claim_writes_nothing() -> None:
 
 
 def test_a_check_of_something_that_is_not_a_claim_says_what_a_claim_is() -> None:
+    # the example is the subject's first claim in its model's field order: Group.kept comes before Group.claims
     assert _one_problem("<!-- grpo:check easy.mean -->") == (
-        "easy.mean is not a claim (true or false): grpo:check takes a claim, such as easy.claims.binary"
+        "easy.mean is not a claim (true or false): grpo:check takes a claim, such as easy.kept"
+    )
+    assert page_markdown("<!-- grpo:check easy.kept -->") == ""  # a claim, and true of easy
+    # a chapter's: a claim of that chapter
+    message = _one_problem("<!-- grpo:check ppo.gae.T -->")
+    prefix = "ppo.gae.T is not a claim (true or false): grpo:check takes a claim, such as "
+    assert message.startswith(prefix + "ppo.")
+    assert isinstance(resolve(events.book().subjects, message.removeprefix(prefix)).value, bool)
+    # a model with no claim at all offers none
+    assert _one_problem("<!-- grpo:check verifier -->") == (
+        "verifier is not a claim (true or false): grpo:check takes a claim"
     )
     assert _one_problem("<!-- grpo:check solved.std-scale -->") == (
         "solved.std-scale is not defined here: every reward is the same: sigma is 0"

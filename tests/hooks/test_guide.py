@@ -66,15 +66,9 @@ def _first_key_path(subject: str, path: str) -> str:
 
 
 SUBJECTS = list(events.book().subjects)
-NAMES_MISLABELLED = pytest.mark.xfail(
-    strict=True,
-    reason="bug: the names block marks practice.kl.mean.k1 and .k2 'value, formula'; the mean's layout draws k3 only",
-)
 
 
-@pytest.mark.parametrize(
-    "subject", [pytest.param(s, marks=NAMES_MISLABELLED) if s == "practice" else s for s in SUBJECTS]
-)
+@pytest.mark.parametrize("subject", SUBJECTS)
 def test_every_row_of_the_names_block_works_as_it_says(subject: str) -> None:
     book = events.book()
     for path, kind, _, now in _names_rows(subject):
@@ -124,6 +118,16 @@ def test_the_names_block_shows_each_value_as_a_page_would() -> None:
     assert rows["easy.rewards"][0] == "formula"  # a tuple: a formula draws it, no sentence holds it
     solved = {path: now for path, _, _, now in _names_rows("solved")}
     assert solved["solved.std-scale"] == "not defined: every reward is the same: sigma is 0"
+
+
+def test_the_names_block_offers_a_formula_only_where_its_layout_draws_that_entry() -> None:
+    # practice.kl.mean's layout takes the estimator and draws k3 only (it refuses k1 and k2)
+    kinds = {path: kind for path, kind, _, _ in _names_rows("practice")}
+    assert (kinds["practice.kl.mean.k1"], kinds["practice.kl.mean.k2"]) == ("value", "value")
+    assert kinds["practice.kl.mean.k3"] == "value, formula"
+    assert kinds["practice.kl.exact"] == "value, formula"
+    easy = {path: kind for path, kind, _, _ in _names_rows("easy")}
+    assert easy["easy.advantage.correct"] == "value, formula"
 
 
 @pytest.mark.parametrize("wrong", ["", "eazy", "easy hard"])

@@ -134,6 +134,24 @@ def test_an_unknown_name_stops_it_with_the_file_and_line(tmp_path: Path, line: s
     assert page.read_text(encoding="utf-8") == source  # nothing of the page is half-migrated
 
 
+def test_an_unknown_name_on_one_page_leaves_every_page_as_it_was(tmp_path: Path) -> None:
+    # a.md migrates and comes first (the script goes through the pages in sorted order); b.md stops it. Every
+    # page migrates or none does: a folder half in the old names and half in the new would build neither way.
+    fine = "<!-- grpo:value easy.std.sample -->\n"
+    stops = "<!-- grpo:value nowhere.mean -->\n"
+    (tmp_path / "a.md").write_text(fine, encoding="utf-8")
+    (tmp_path / "b.md").write_text(stops, encoding="utf-8")
+    result = _run(tmp_path)
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip()
+        == f"{(tmp_path / 'b.md').as_posix()}:1: no rules for the namespace 'nowhere': {stops.strip()}"
+    )
+    assert (tmp_path / "a.md").read_text(encoding="utf-8") == fine
+    assert (tmp_path / "b.md").read_text(encoding="utf-8") == stops
+    assert result.stdout == ""
+
+
 def test_the_script_rewrites_a_folder_in_place_and_counts(tmp_path: Path) -> None:
     (tmp_path / "guide").mkdir()
     (tmp_path / "a.md").write_text("<!-- grpo:value easy.std.sample --> <!-- grpo:value easy.mean -->\n")

@@ -9,9 +9,9 @@ decimal; a minus sign only on a value that shows a non-zero digit; NaN and infin
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import re
-from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
@@ -109,6 +109,9 @@ def test_counts_read_in_words_up_to_sixteen(n: int) -> None:
 # Every path of a group, for any group an author could write into groups.toml
 
 _RESPONSE = {1.0: r"\boxed{1}", 0.0: r"\boxed{0}"}  # the verifier scores them 1 and 0 against the answer "1"
+_WIDGET_DATA = re.compile(
+    r'<script (?=[^>]*type="application/json")[^>]*class="grpo-widget__data"[^>]*>(.*?)</script>', re.S
+)
 _NUMBER_WORDS = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
@@ -129,24 +132,20 @@ def _group_of(rewards: list[float]) -> gx.Group:
 
 def _forms(book: Book, name: str) -> list[str]:
     """Every placeholder that names the group: each value, in digits and words; each formula, inline and
-    displayed; each claim; every block and widget given the group once and twice."""
+    displayed (of a whole mapping too, easy.advantage, which must say to name an entry); each claim; every
+    block and widget given the group once and twice."""
     forms = []
     for named in walk(book.subjects[name]):
         if isinstance(named.value, bool):
             forms.append(f"<!-- grpo:check {named.path} -->")
         elif isinstance(named.value, int | float | Fraction | str | Undefined):
             forms += [f"<!-- grpo:value {named.path} -->", f"<!-- grpo:value {named.path} as=words -->"]
-        if formula_layout(book, named.owner, named.field) is not None and not isinstance(named.value, Mapping):
+        if formula_layout(book, named.owner, named.field) is not None:
             forms += [f"<!-- grpo:formula {named.path} -->", f"<!-- grpo:formula {named.path} display -->"]
     for kind, names in (("block", book.blocks), ("widget", book.widgets)):
         forms += [f"<!-- grpo:{kind} {layout} {name} -->" for layout in names]
         forms += [f"<!-- grpo:{kind} {layout} {name} {name} -->" for layout in names]
     return forms
-
-
-def _known_bug(form: str, group: gx.Group) -> bool:
-    """The group widget on a one-response group: test_the_group_widget_on_a_single_response_works_or_says_why."""
-    return group.G == 1 and form.startswith("<!-- grpo:widget group ")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -161,7 +160,7 @@ def test_every_path_works_or_says_why_for_any_group(rewards: list[float], monkey
         assert [float(r) for r in odd.rewards] == rewards
         book = swap_book(patch, book_with({"odd": model_subject("odd", odd, "grpo_examples.group('odd')")}))
         working = []
-        for form in (f for f in _forms(book, "odd") if not _known_bug(f, odd)):
+        for form in _forms(book, "odd"):
             result = expand(book, f"Before.\n\n{form}\n\nAfter.")  # the engine never raises: it reports
             assert all(problem.line == 3 for problem in result.problems), (form, result.problems)
             if not result.problems:
@@ -173,12 +172,26 @@ def test_every_path_works_or_says_why_for_any_group(rewards: list[float], monkey
         assert not _NUMBER_WORDS.search(re.sub(r"<[^>]+>", " ", html)), rewards
 
 
-@pytest.mark.xfail(
-    strict=True, raises=TypeError, reason="bug: the group widget on a one-response group raises TypeError"
-)
-def test_the_group_widget_on_a_single_response_works_or_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A group of one response has no sample std: TRL's and verl's advantages are Undefined, which the widget lists.
+def test_the_group_widget_on_a_single_response_lists_only_the_advantages_numpy_defines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A group of one response has no sample std (it divides by G - 1 = 0): TRL's and verl's advantages are
+    # Undefined, so the widget hands the script numpy's population advantages only. One reward is its own
+    # mean, sigma = 0, and the book's advantage is 0 (every reward the same).
     one = _group_of([1.0])
+    assert isinstance(one.variants["trl"].advantages, Undefined)
     book = swap_book(monkeypatch, book_with({"odd": model_subject("odd", one, "grpo_examples.group('odd')")}))
     result = expand(book, "<!-- grpo:widget group odd -->")
-    assert all(problem.line == 1 for problem in result.problems)
+    assert result.problems == []
+    [script] = _WIDGET_DATA.findall(result.markdown)
+    [data] = json.loads(script)
+    [group] = data["groups"]
+    assert group["numpy_advantages"] == {"population": [0.0]}
+    # the conventions are the widget's own, whatever the group: the script computes them for any group it grows to
+    assert [c["key"] for c in data["conventions"]] == ["population", "trl", "verl"]
+    # two responses: every convention is defined, each listed (population: (0 - 0.5) / 0.5 = -1)
+    two = _group_of([0.0, 1.0])
+    book = swap_book(monkeypatch, book_with({"odd": model_subject("odd", two, "grpo_examples.group('odd')")}))
+    [script] = _WIDGET_DATA.findall(expand(book, "<!-- grpo:widget group odd -->").markdown)
+    advantages = json.loads(script)[0]["groups"][0]["numpy_advantages"]
+    assert set(advantages) == {"population", "trl", "verl"} and advantages["population"] == [-1.0, 1.0]

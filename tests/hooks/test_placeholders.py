@@ -8,14 +8,30 @@ chapter's spec has them): mean 0.8, variance 0.8 x 0.2 = 0.16, std 0.4, advantag
 from __future__ import annotations
 
 import html
+import importlib
+import json
 import re
+from pathlib import Path
 
 import pytest
 
+import grpo_examples as gx
+from grpo_examples.data import load
+from grpo_examples.group import GROUPS_FILE, GroupData
 from hooks import events
 from hooks.engine.numbers import MINUS
 from hooks.engine.placeholders import expand
-from tests.chapter_pipeline import PluginError, page_markdown, problems, value_span
+from tests.chapter_pipeline import (
+    VALUE,
+    PluginError,
+    book_with,
+    model_subject,
+    page_html,
+    page_markdown,
+    problems,
+    swap_book,
+    value_span,
+)
 
 
 def expanded(markdown: str) -> str:
@@ -68,7 +84,51 @@ def test_text_values_are_escaped() -> None:
     assert "What is 7 × 8?" in expanded("<!-- grpo:value easy.question -->")
     # the fractions group's answer as written, and one as the checker normalises it
     assert ">1/2<" in expanded("<!-- grpo:value fractions.answer -->")
-    assert "&lt;think&gt;" in expanded("<!-- grpo:value fractions.responses.0.text -->")
+
+
+# A question and a title an author could write into groups.toml: HTML, and Markdown that would act as such.
+HOSTILE_QUESTION = "Is <think>2 < 3</think> & *so* [so](x) `so`?"
+HOSTILE_TITLE = "a <b>bold</b> _title_"
+
+
+def _group_from_a_copied_groups_toml(tmp_path: Path) -> gx.Group:
+    """The fractions group, read from a copy of groups.toml whose [fractions] asks HOSTILE_QUESTION."""
+    text = GROUPS_FILE.read_text(encoding="utf-8")
+    table = text.index("[fractions]")
+    question = text.index("question = ", table)
+    title = text.index("title = ", table)
+    assert title < question < text.index("\n[", table)  # both lines belong to [fractions]
+    end_of_title, end_of_question = text.index("\n", title), text.index("\n", question)
+    edited = (
+        text[:title]
+        + f"title = {json.dumps(HOSTILE_TITLE)}"
+        + text[end_of_title:question]
+        + f"question = {json.dumps(HOSTILE_QUESTION)}"
+        + text[end_of_question:]
+    )
+    copied = tmp_path / "groups.toml"
+    copied.write_text(edited, encoding="utf-8")
+    module = importlib.import_module("grpo_examples.group")
+    tables = load(copied, dict[str, GroupData])
+    with pytest.MonkeyPatch.context() as patch:  # groups.toml is the copy only while the group is made
+        patch.setattr(module, "_tables", lambda: tables)
+        made: gx.Group = gx.group.__wrapped__("fractions")  # not the cache: the book's own group stays as it is
+    return made
+
+
+def test_a_text_from_groups_toml_shows_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    edited = _group_from_a_copied_groups_toml(tmp_path)
+    assert (edited.question, edited.title) == (HOSTILE_QUESTION, HOSTILE_TITLE)
+    swap_book(
+        monkeypatch, book_with({"fractions": model_subject("fractions", edited, "grpo_examples.group('fractions')")})
+    )
+    question = value_span(expanded("<!-- grpo:value fractions.question -->"))[1]
+    # HTML escaped, Markdown's specials backslashed (hooks/engine/markdown.py)
+    assert question == r"Is &lt;think&gt;2 &lt; 3&lt;/think&gt; &amp; \*so\* \[so\]\(x\) \`so\`?"
+    assert value_span(expanded("<!-- grpo:value fractions.title -->"))[1] == r"a &lt;b&gt;bold&lt;/b&gt; \_title\_"
+    # and through the build's Markdown, the reader sees the text as written: no tag, emphasis, link or code
+    shown = VALUE.findall(page_html("The question: <!-- grpo:value fractions.question -->."))
+    assert [html.unescape(text) for _, text in shown] == [HOSTILE_QUESTION]
 
 
 def test_inline_formula_is_filled_in() -> None:
@@ -165,8 +225,16 @@ def test_the_subjects_a_page_uses_are_collected() -> None:
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        ("<!-- grpo:value eazy.mean -->", "unknown name 'eazy'; did you mean 'easy'?"),
-        ("<!-- grpo:value easy.maen -->", "easy has no 'maen'; did you mean 'mean'?"),
+        ("<!-- grpo:value eazy.mean -->", "unknown name 'eazy': a path starts with one of easy, hard,"),
+        ("<!-- grpo:value eazy.mean -->", ", verifier; did you mean 'easy'?\n"),
+        ("<!-- grpo:value easy.maen -->", "easy has no 'maen' (it has rewards,"),
+        ("<!-- grpo:value easy.maen -->", ", rare-to-common); did you mean 'mean'?\n"),
+        (
+            "<!-- grpo:value easy.std.sample -->",
+            "easy.std is a number: it has no 'sample'; did you mean easy.std-sample?",
+        ),
+        ("<!-- grpo:value easy.std_sample -->", "); did you mean 'std-sample'?\n"),
+        ("<!-- grpo:value easy.responses.4.answer -->", "easy.responses is a list of 5 values, which a path does not"),
         ("<!-- grpo:valeu easy.mean -->", "unknown placeholder kind 'valeu'; did you mean 'value'?"),
         ("<!-- GRPO:value easy.mean -->", "malformed placeholder: write <!-- grpo:kind arguments --> (grpo in lower"),
         ("<!-- grpoo:value easy.mean -->", "malformed placeholder"),
@@ -174,9 +242,9 @@ def test_the_subjects_a_page_uses_are_collected() -> None:
         ("<!-- grpo:value easy.mean easy.std -->", "grpo:value takes 1 path(s), got 2: 'easy.mean easy.std'; write"),
         ("<!-- grpo:value easy.mean as=roman -->", "unknown format as='roman'"),
         ("<!-- grpo:value easy.mean colour=red -->", "grpo:value has no option 'colour' (options: as)"),
-        ("<!-- grpo:value mean -->", "unknown name 'mean'; a path starts with one of easy, hard,"),
+        ("<!-- grpo:value mean -->", "unknown name 'mean': a path starts with one of easy, hard,"),
         ("<!-- grpo:formula easy.mean inline -->", "grpo:formula takes 1 path(s), got 2: 'easy.mean inline'"),
-        ("<!-- grpo:block worked-example easy hard -->", "block 'worked-example' takes one path(s) to a Group, got 2"),
+        ("<!-- grpo:block worked-example easy hard -->", "block 'worked-example' draws 1 Group, got 2 path(s)"),
         ("Text <!-- grpo:block compare easy hard -->", "grpo:block makes a block: put it on a line of its own"),
         ("Text <!-- grpo:formula easy.mean display -->", "grpo:formula makes a block: put it on a line of its own"),
         ("<!-- grpo:value easy.mean", "unclosed placeholder: it needs '-->' on the same line"),
@@ -211,4 +279,4 @@ def test_line_numbers_count_the_front_matter() -> None:
     markdown = source.split("---\n", 2)[2]
     with pytest.raises(PluginError) as caught:
         page_markdown(markdown, source=source)
-    assert str(caught.value).startswith("docs/fuzz.md:8: unknown name 'eazy'")
+    assert str(caught.value).startswith("docs/fuzz.md:8: unknown name 'eazy':")

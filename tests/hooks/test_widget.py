@@ -133,7 +133,8 @@ def test_an_unknown_group_names_the_page_the_line_and_the_known_names() -> None:
     with pytest.raises(PluginError) as caught:
         page_markdown("# Title\n\nProse.\n<!-- grpo:widget group easy hrad -->\n")
     message = str(caught.value)
-    assert message.startswith("docs/fuzz.md:4: unknown name 'hrad'; did you mean 'hard'?")
+    assert message.startswith("docs/fuzz.md:4: unknown name 'hrad': a path starts with one of easy, hard,")
+    assert message.splitlines()[0].endswith("; did you mean 'hard'?")
     assert "\n    <!-- grpo:widget group easy hrad -->" in message
 
 
@@ -141,7 +142,14 @@ def test_an_unknown_group_names_the_page_the_line_and_the_known_names() -> None:
     ("line", "complaint"),
     [
         ("<!-- grpo:widget -->", "grpo:widget needs a widget name: group, clip, kl"),
-        ("<!-- grpo:widget group -->", "widget 'group' takes one or more path(s) to a Group"),
+        (
+            "<!-- grpo:widget group -->",
+            "widget 'group' draws 1 or more Group, got 0 path(s): write <!-- grpo:widget group easy -->",
+        ),
+        (
+            "<!-- grpo:widget group easy ppo -->",
+            "widget 'group' draws a Group, and ppo is a PPO: write <!-- grpo:widget group easy hard -->",
+        ),
         ("<!-- grpo:widget group easy shown=hard -->", "grpo:widget has no option 'shown' (options: none)"),
         ("Look: <!-- grpo:widget group easy -->", "grpo:widget makes a block: put it on a line of its own"),
         ("<!-- grpo:widget easy hard -->", "unknown widget 'easy'"),  # the old form, before the widget's name
@@ -185,7 +193,10 @@ def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: py
     ("line", "complaint"),
     [
         ("<!-- grpo:widget dail toy -->", "unknown widget 'dail'; did you mean 'dial'?"),
-        ("<!-- grpo:widget dial toy toy -->", "widget 'dial' takes one path(s) to a _Dial, got 2"),
+        (
+            "<!-- grpo:widget dial toy toy -->",
+            "widget 'dial' draws 1 _Dial, got 2 path(s): write <!-- grpo:widget dial toy -->",
+        ),
         ("<!-- grpo:widget dial easy -->", "widget 'dial' draws a _Dial, and easy is a Group"),
     ],
 )
