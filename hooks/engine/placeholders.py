@@ -102,8 +102,10 @@ def _find(book: Book, path: str) -> Found:
         return resolve(book.subjects, path)
     except PathError as error:
         raise PlaceholderError(str(error)) from None
-    except (ValueError, LookupError) as error:  # grpo_examples refuses its data, or a chapter's group is gone
-        raise PlaceholderError(f"{path}: {str(error).strip(chr(34) + chr(39))}") from None
+    except LookupError as error:  # a chapter's group is gone from groups.toml (str() of a KeyError quotes it)
+        raise PlaceholderError(f"{path}: {error.args[0] if error.args else error}") from None
+    except ValueError as error:  # grpo_examples refuses its data: a data file that does not fit its schema
+        raise PlaceholderError(f"{path}: {error}") from None
 
 
 def _not_a_number(found: Found) -> PlaceholderError | None:
@@ -156,13 +158,18 @@ def formula_(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     args = tuple(a for a in placeholder.args if a != "display")
     _only(dataclasses.replace(placeholder, args=args), 1, set())
     found = _find(book, args[0])
+    if isinstance(found.value, Undefined):
+        raise PlaceholderError(f"{found.path} is not defined here: {found.value.reason}")
     try:
         tex = formula(book, found)
     except LayoutError as error:
         raise PlaceholderError(f"{found.path}: {error}") from None
     if tex is None:
-        owner = found.path.rsplit(".", 1 + len(found.keys))[0]
-        paths = formula_paths(book, found.owner, owner)
+        if dataclasses.is_dataclass(found.value):  # a model: its own fields' formulas
+            owner, paths = found.path, formula_paths(book, found.value, found.path)
+        else:
+            owner = found.path.rsplit(".", 1 + len(found.keys))[0]
+            paths = formula_paths(book, found.owner, owner)
         there = f"the formulas there are: {', '.join(paths)}" if paths else f"{owner} has none"
         raise PlaceholderError(f"no formula computes {found.path}; {there}")
     if display:
@@ -205,7 +212,9 @@ def _call(
     if len(paths) < len(fixed) or (not more and len(paths) > len(fixed)):
         kinds = fixed + more
         count = f"{len(fixed)} or more" if more else str(len(fixed))
-        draws = f"{count} {' and '.join(sorted({k.__name__ for k in kinds}))}" if kinds else "nothing from a path"
+        names = " and ".join(sorted({k.__name__ for k in kinds}))
+        plural = "" if count == "1" else "s"
+        draws = f"{count} {names}{plural}" if kinds else "nothing from a path"
         usage = _usage(book, what, name, fixed + (more if not fixed else []))
         raise PlaceholderError(f"{what} {name!r} draws {draws}, got {len(paths)} path(s): write {usage}")
     found = [_find(book, path) for path in paths]
@@ -270,8 +279,9 @@ def check(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     if isinstance(found.value, Undefined):
         raise PlaceholderError(f"{found.path} is not defined here: {found.value.reason}")
     if not isinstance(found.value, bool):
-        claims = [named.path for named in walk(found.subject) if isinstance(named.value, bool)]
-        such = f", such as {claims[0]}" if claims else ""
+        claims = [named.path for named in walk(found.subject) if named.value is True]
+        under = [path for path in claims if ".claims." in path]  # a claim the prose makes, and that holds
+        such = f", such as {(under or claims)[0]}" if claims else ""
         raise PlaceholderError(f"{found.path} is not a claim (true or false): grpo:check takes a claim{such}")
     if not found.value:
         said = describe(found.owner, found.field)

@@ -4,10 +4,11 @@
     ppo.gae.tokens.2.delta ->  grpo_examples.chapter('ppo').gae.tokens[2].delta
 
 The first word names a subject (a group or a chapter: hooks/events.py hands them over); each further word is
-an attribute of a dataclass (a field or a property, with '-' for '_'), a key of a mapping, or an index of a
-tuple. The walk also writes the Python expression that makes the value (the provenance a reader is shown,
-and can paste into a Python session) and keeps the declared type of each step, whose annotations
-(grpo_examples/quantities.py) say how the value is shown.
+an attribute of a dataclass (a field or a property, written with '-' for '_') or a key of a mapping; a number in
+a path is always a key, the page's own numbering (a path never indexes a list). The walk also writes the
+Python expression that makes the value (the provenance a reader is shown, and can paste into a Python session)
+and keeps the declared type of each step, whose annotations (grpo_examples/quantities.py) say how the value
+is shown.
 """
 
 from __future__ import annotations
@@ -109,19 +110,23 @@ def resolve(subjects: Mapping[str, Subject], path: str) -> Found:
             expression += f"[{key!r}]"
         elif isinstance(node, tuple | list):
             raise PathError(
-                f"{walked} is a list of {len(node)} values, which a path does not index: name a field that holds "
-                "the one you want (where a page numbers things, its model keys them by that number)"
+                f"{walked} is a list of {len(node)} values, which a path does not index (where a page numbers "
+                "things, its model keys them by that number): name a single value, or draw the list with a block"
             )
         else:
-            joined = f"{walked.rsplit('.', 1)[-1]}-{step}"  # an old name with a dot: easy.std.sample for std-sample
-            hint = (
-                f"; did you mean {walked.rsplit('.', 1)[0]}.{joined}?"
-                if joined.replace("-", "_") in (names_of(owner) if dataclasses.is_dataclass(owner) else {})
-                else ""
-            )
-            raise PathError(f"{walked} is {_what(node)}: it has no {step!r}{hint}")
+            raise PathError(f"{walked} is {_what(node)}: it has no {step!r}{_dotted_name(walked, step, owner, keys)}")
         walked += "." + step
     return Found(path, node, meaning(kind), expression, start, owner, field, keys)
+
+
+def _dotted_name(walked: str, step: str, owner: object, keys: tuple[object, ...]) -> str:
+    """'; did you mean 'easy.std-sample'?' for easy.std.sample: an old name whose '.' is now '-', if the model has
+    it (only right after a field, where the owner's names are the ones the joined name would be among)."""
+    if keys or not dataclasses.is_dataclass(owner):
+        return ""
+    parent, _, last = walked.rpartition(".")
+    joined = f"{last}-{step}"
+    return f"; did you mean '{parent}.{joined}'?" if joined.replace("-", "_") in names_of(owner) else ""
 
 
 def model(start: Subject) -> object:
@@ -132,7 +137,7 @@ def model(start: Subject) -> object:
 def _key(mapping: Mapping[Any, Any], step: str) -> object:
     if step in mapping:
         return step
-    if step.lstrip("-").isdigit() and int(step) in mapping:
+    if step.lstrip("-").isdigit() and str(int(step)) == step and int(step) in mapping:
         return int(step)
     return None
 
@@ -154,7 +159,11 @@ def _shown(names: Mapping[str, object] | list[str]) -> list[str]:
 def suggest(name: str, known: Mapping[str, object] | list[str]) -> str:
     """'; did you mean 'easy'?' when a known name is close to name (or is name written with '-'), else nothing."""
     hyphened = name.replace("_", "-")
-    close = [hyphened] if hyphened != name and hyphened in known else difflib.get_close_matches(name, list(known), n=1)
+    same_but_case = [k for k in known if k.lower() == name.lower() and k != name]
+    if hyphened != name and hyphened in known:
+        close = [hyphened]
+    else:
+        close = same_but_case or difflib.get_close_matches(name, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 

@@ -29,7 +29,7 @@ SLIPS = {
     "misspelt kind": ("Its mean is <!-- grpo:valeu easy.mean -->.", ["did you mean 'value'?"]),
     "the old name": (
         "Its sample std is <!-- grpo:value easy.std.sample -->.",
-        ["easy.std is a number: it has no 'sample'; did you mean easy.std-sample?"],
+        ["easy.std is a number: it has no 'sample'; did you mean 'easy.std-sample'?"],
     ),
     "Python's spelling": (
         "Its sample std is <!-- grpo:value easy.std_sample -->.",

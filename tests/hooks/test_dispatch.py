@@ -169,12 +169,6 @@ def _unset_setting_tex(unset: _Unset, name: str) -> str:
     return rf"s_{{\text{{{name}}}}} = {unset.setting[name]}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a formula path to an Undefined field whose layout takes a key is told to write the very "
-    "placeholder it is ('its formula is drawn for unset.setting: write <!-- grpo:formula unset.setting -->'), "
-    "not why the value is missing",
-)
 def test_a_keyed_formula_on_an_undefined_field_says_why_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     unset = model_subject("unset", _Unset(Undefined("the dial has no settings yet")), "make_unset()")
     swap_book(monkeypatch, book_with({"unset": unset}, formulas={(_Unset, "setting"): _unset_setting_tex}))
@@ -197,7 +191,7 @@ def test_a_block_given_too_few_paths_says_how_many_it_takes_with_different_paths
     # compare(first, second, *more): two groups at least, and the example names two different ones
     for written, got in (("easy", 1), ("", 0)):
         assert _one_problem(f"<!-- grpo:block compare {written} -->".replace("  ", " ")) == (
-            f"block 'compare' draws 2 or more Group, got {got} path(s): write <!-- grpo:block compare easy hard -->"
+            f"block 'compare' draws 2 or more Groups, got {got} path(s): write <!-- grpo:block compare easy hard -->"
         )
     assert page_markdown("<!-- grpo:block compare easy hard -->").startswith("|")  # the example works
 
@@ -296,16 +290,19 @@ def test_a_true_claim_writes_nothing() -> None:
 
 
 def test_a_check_of_something_that_is_not_a_claim_says_what_a_claim_is() -> None:
-    # the example is the subject's first claim in its model's field order: Group.kept comes before Group.claims
+    # the example is a claim the prose can make of the subject and that holds: a true one under its claims
     assert _one_problem("<!-- grpo:check easy.mean -->") == (
-        "easy.mean is not a claim (true or false): grpo:check takes a claim, such as easy.kept"
+        "easy.mean is not a claim (true or false): grpo:check takes a claim, such as easy.claims.binary"
+    )
+    assert _one_problem("<!-- grpo:check solved.mean -->") == (
+        "solved.mean is not a claim (true or false): grpo:check takes a claim, such as solved.claims.binary"
     )
     assert page_markdown("<!-- grpo:check easy.kept -->") == ""  # a claim, and true of easy
     # a chapter's: a claim of that chapter
     message = _one_problem("<!-- grpo:check ppo.gae.T -->")
     prefix = "ppo.gae.T is not a claim (true or false): grpo:check takes a claim, such as "
     assert message.startswith(prefix + "ppo.")
-    assert isinstance(resolve(events.book().subjects, message.removeprefix(prefix)).value, bool)
+    assert resolve(events.book().subjects, message.removeprefix(prefix)).value is True
     # a model with no claim at all offers none
     assert _one_problem("<!-- grpo:check verifier -->") == (
         "verifier is not a claim (true or false): grpo:check takes a claim"

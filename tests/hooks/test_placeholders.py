@@ -231,7 +231,7 @@ def test_the_subjects_a_page_uses_are_collected() -> None:
         ("<!-- grpo:value easy.maen -->", ", rare-to-common); did you mean 'mean'?\n"),
         (
             "<!-- grpo:value easy.std.sample -->",
-            "easy.std is a number: it has no 'sample'; did you mean easy.std-sample?",
+            "easy.std is a number: it has no 'sample'; did you mean 'easy.std-sample'?",
         ),
         ("<!-- grpo:value easy.std_sample -->", "); did you mean 'std-sample'?\n"),
         ("<!-- grpo:value easy.responses.4.answer -->", "easy.responses is a list of 5 values, which a path does not"),

@@ -236,7 +236,7 @@ def test_the_variants_table_shows_0_1_rewards_only(monkeypatch: pytest.MonkeyPat
         "<!-- grpo:block advantage-variants easy halves -->"
     )
     assert (
-        "block 'advantage-variants' draws 1 or more Group, got 0 path(s): "
+        "block 'advantage-variants' draws 1 or more Groups, got 0 path(s): "
         "write <!-- grpo:block advantage-variants easy -->"
     ) in refusal("<!-- grpo:block advantage-variants -->")
 
@@ -303,11 +303,6 @@ def test_a_chapter_whose_group_is_gone_names_the_page_and_the_line(tmp_path: Pat
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the page hook strips every quote from both ends of a data file's error, so a message that ends "
-    "in a quoted value loses its closing quote (expected a number, got 'x)",
-)
 def test_a_value_the_data_file_gets_wrong_is_quoted_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # practice.toml with a text where the clip's ratio is a number: the loader's message names the file, the key,
     # and the value as written, in quotes.

@@ -74,8 +74,8 @@ def test_an_integer_key_is_found_as_the_mapping_holds_it() -> None:
 
 
 LIST_ERROR = (
-    "{} is a list of {} values, which a path does not index: name a field that holds the one you want "
-    "(where a page numbers things, its model keys them by that number)"
+    "{} is a list of {} values, which a path does not index (where a page numbers things, its model keys them by "
+    "that number): name a single value, or draw the list with a block"
 )
 
 
@@ -282,7 +282,7 @@ def test_a_leaf_has_nothing_under_it() -> None:
     ],
 )
 def test_an_old_dotted_name_is_pointed_to_its_dashed_one(old: str, message: str, new: str) -> None:
-    assert _error(old) == f"{message}; did you mean {new}?"
+    assert _error(old) == f"{message}; did you mean {new!r}?"
     resolve(events.book().subjects, new)  # the name suggested is one
 
 
@@ -297,12 +297,6 @@ class _Joined:
 _JOINED = {"joined": Subject("joined", lambda: _Joined({"a": 1.0}, 2.0), "make_joined()", "nowhere")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: past a mapping key the dotted-name hint joins the key to the step and looks the result up among "
-    "the fields of the model that holds the mapping, but prefixes it with the mapping's path: "
-    "joined.by-key.a.b suggests joined.by-key.a-b, which does not exist",
-)
 def test_the_dotted_name_hint_through_a_mapping_names_a_path_that_exists() -> None:
     message = _error("joined.by-key.a.b", _JOINED)
     assert message.startswith("joined.by-key.a is a number: it has no 'b'")

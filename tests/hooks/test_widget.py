@@ -144,7 +144,7 @@ def test_an_unknown_group_names_the_page_the_line_and_the_known_names() -> None:
         ("<!-- grpo:widget -->", "grpo:widget needs a widget name: group, clip, kl"),
         (
             "<!-- grpo:widget group -->",
-            "widget 'group' draws 1 or more Group, got 0 path(s): write <!-- grpo:widget group easy -->",
+            "widget 'group' draws 1 or more Groups, got 0 path(s): write <!-- grpo:widget group easy -->",
         ),
         (
             "<!-- grpo:widget group easy ppo -->",
