@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hooks.engine.widget import script_json
 from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
+from hooks.engine.widget import script_json
 from tests.browser.conftest import LAID_OUT, WatchedPage, watch
 from tests.conftest import Server
 
@@ -195,7 +195,7 @@ def test_without_javascript_the_cases_table_shows(browser: Browser, site_server:
     page.goto(site_server.url + "ppo/")
     static = page.locator("figure[data-widget-kind='clip'] .grpo-widget__static")
     expect(static).to_be_visible()
-    expect(static.locator("table tbody tr")).to_have_count(len(gx.load_ppo_examples().cases))
+    expect(static.locator("table tbody tr")).to_have_count(len(gx.chapter("ppo").cases))
     expect(page.locator(".cw")).to_have_count(0)
     context.close()
 

@@ -91,7 +91,7 @@ def test_edits_show_after_the_automatic_reload(browser: Browser, served: tuple[P
     wait_for_text(page, r"\\frac\{3\}\{5\} = 0\.6")
 
     # 3. An edit to a hook module: the generated sentence changes wording.
-    edit(project / "hooks" / "blocks.py", "only because being", "purely because being")
+    edit(project / "hooks" / "chapters" / "groups.py", "only because being", "purely because being")
     wait_for_text(page, "purely because being wrong was rare")
 
     # 4. An edit to a grpo_examples module.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,9 +18,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
 from tests.browser.conftest import LAID_OUT, WatchedPage, watch
-from tests.conftest import Server
+from tests.conftest import ROOT, Server
 
-ORACLE = json.loads((Path(__file__).parent / "data" / "advantage-vectors.json").read_text())["groups"]
+ORACLE = json.loads((ROOT / "tests" / "data" / "advantage-vectors.json").read_text())["groups"]
 ORACLE_KEYS = {"population": "population", "trl": "trl_sample_eps_1e-4", "verl": "verl_sample_eps_1e-6"}
 ADVANTAGES = "cases => cases.map(([r, ddof, eps, rtol]) => window.grpoWidget.advantages(r, ddof, eps, rtol))"
 
@@ -32,7 +31,7 @@ def _vectors() -> list[list[float]]:
     vectors: list[list[float]] = [[1, 0], [0, 1], [0, 0], [1, 1], [0.25, 0.75], [-1, 1]]
     vectors += [[1.0] * g for g in (3, 5, 16)] + [[0.0] * g for g in (3, 16)] + [[0.5] * 4, [-0.3] * 7]
     vectors += [[1.0] * (g - 1) + [0.0] for g in range(3, 17)] + [[0.0] * (g - 1) + [1.0] for g in range(3, 17)]
-    vectors += [example.rewards for example in gx.load_examples().values()]
+    vectors += [[float(r) for r in gx.group(name).rewards] for name in gx.group_names()]
     vectors += [[0.9, 0.9 + 1e-15, 0.9 - 1e-15], [1e6, 1e6 + 1e-4, 1e6], [2.0, 2.0 + 1e-6, 2.0]]
     vectors += [rng.integers(0, 2, size=int(rng.integers(2, 17))).astype(float).tolist() for _ in range(30)]
     vectors += [rng.normal(size=int(rng.integers(2, 17))).round(6).tolist() for _ in range(20)]

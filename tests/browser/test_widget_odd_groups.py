@@ -1,24 +1,26 @@
 """The group widget with groups the book's own examples never hold, in a real Chromium.
 
-docs/guide/widgets.md's contract lets a page hand the widget any group: one response (examples.toml allows
+docs/guide/widgets.md's contract lets a page hand the widget any group: one response (groups.toml allows
 it), rewards all equal, very large or tiny rewards, rewards that are not 0 or 1. The page is served with
-its widget data replaced by such a group (written by hooks/widget.py itself, numpy's advantages included,
-which the widget checks itself against on load), then every view, every convention and the edit buttons
-are tried: nothing shows NaN, Infinity or undefined, every bar has a finite place, no console error.
+its widget data replaced by such a group (written by hooks/chapters/groups.py itself, numpy's advantages
+included, which the widget checks itself against on load), then every view, every convention and the edit
+buttons are tried: nothing shows NaN, Infinity or undefined, every bar has a finite place, no console error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hooks.widget import script_json, widget_data
 from playwright.sync_api import Browser, Page, Route, expect
 
 import grpo_examples as gx
+from hooks.chapters.groups import widget_data
+from hooks.engine.widget import script_json
 from tests.axe import run_axe
 from tests.browser.conftest import LAID_OUT, WatchedPage
 from tests.conftest import Server
@@ -42,9 +44,26 @@ _WIDGET_DATA = re.compile(
 _BAD = re.compile(r"NaN|Infinity|undefined|null")
 
 
-def _example(rewards: list[float]) -> gx.Example:
-    responses = tuple(gx.Response(text=f"response {i + 1}", answer=None, reward=r) for i, r in enumerate(rewards))
-    return gx.Example("odd", "the odd group", "An odd group?", "yes", responses)
+def _group(rewards: list[float]) -> gx.Group:
+    """A group with these rewards, in all the widget reads of one: its question, its responses, and numpy's
+    advantages under each convention, from grpo_examples. The verifier gives only 0 or 1, so no group of
+    groups.toml can hold most of these rewards; the rest of the Group is the easy group's, which the widget's
+    data does not carry."""
+    population = gx.POPULATION.advantages(rewards).tolist()
+    responses = tuple(
+        gx.Response(f"response {i + 1}", None, None, reward, 0.0, advantage)
+        for i, (reward, advantage) in enumerate(zip(rewards, population, strict=True))
+    )
+    variants = {key: gx.Variant(tuple(c.advantages(rewards).tolist()), {}, 0.0) for key, c in gx.CONVENTIONS.items()}
+    return dataclasses.replace(
+        gx.group("easy"),
+        name="odd",
+        title="the odd group",
+        question="An odd group?",
+        answer="yes",
+        responses=responses,
+        variants=variants,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +77,7 @@ def widget_page(site_server: Server) -> str:
 
 
 def _serve_with(page: Page, url: str, rewards: list[float]) -> None:
-    data = script_json([widget_data([_example(rewards)])])
+    data = script_json([widget_data([_group(rewards)])])
 
     def swap(route: Route) -> None:
         original = route.fetch()

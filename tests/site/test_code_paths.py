@@ -34,4 +34,6 @@ def test_the_texts_name_files() -> None:
 
 @pytest.mark.parametrize(("text", "line", "path"), named_paths(), ids=lambda value: str(value))
 def test_each_named_file_exists(text: str, line: int, path: str) -> None:
-    assert (ROOT / path).exists() or path in PLACES.values(), f"{text}:{line} names {path}, which does not exist: write where it is now"
+    assert (ROOT / path).exists() or path in PLACES.values(), (
+        f"{text}:{line} names {path}, which does not exist: write where it is now"
+    )

@@ -61,8 +61,9 @@ def test_a_claim_the_new_group_breaks_stops_the_build(tmp_path: Path) -> None:
     lines = [i for i, text in enumerate(chapter, 1) if claim in text]
     assert len(lines) >= 2  # the chapter makes the claim twice, and the build names every place at once
     for line in lines:
-        assert f"docs/grpo.md:{line}: the prose claims easy.claims.wrong-is-rare" in result.stderr
-    # The claim in the model's own words (its docstring), and where to change the data.
-    assert "(Some responses are wrong, but fewer than are right)" in result.stderr
-    assert "grpo_examples/data/groups.toml [easy]" in result.stderr
+        [error] = [e for e in result.stderr.splitlines() if f"docs/grpo.md:{line}: " in e]
+        assert "the prose claims easy.claims.wrong-is-rare" in error
+        # The claim in the model's own words (its docstring), and where to change the data.
+        assert "Some responses are wrong, but fewer than are right" in error
+        assert "grpo_examples/data/groups.toml [easy]" in error
     assert "Traceback" not in result.stderr

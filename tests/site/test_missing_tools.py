@@ -91,10 +91,13 @@ def _pytest(tmp_path: Path, *arguments: str, **env: str) -> subprocess.Completed
 
 
 def test_without_chromium_the_browser_tests_say_what_to_install(tmp_path: Path) -> None:
+    # No browser starts here: the Chromium the fixture is pointed at does not exist.
     test = tmp_path / "test_needs_a_browser.py"
     test.write_text("def test_it(browser):\n    pass\n")
-    # A test outside tests/ that asks for the suite's browser fixture (loaded as a plugin): nothing else runs.
-    result = _pytest(tmp_path, "-p", "tests.conftest", str(test), CHROMIUM_PATH=str(tmp_path / "no-chromium-here"))
+    # A test outside tests/ that asks for the browser fixture of tests/browser/ (loaded as a plugin): nothing else
+    # runs, and no site is built.
+    plugin = "tests.browser.conftest"
+    result = _pytest(tmp_path, "-p", plugin, str(test), CHROMIUM_PATH=str(tmp_path / "no-chromium-here"))
     output = result.stdout + result.stderr
     assert result.returncode != 0 and HOW_TO_INSTALL_CHROMIUM.splitlines()[0] in output
     assert "sudo apt-get install chromium" in output and "Traceback" not in output

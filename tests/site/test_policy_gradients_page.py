@@ -144,9 +144,9 @@ def test_settings_that_break_the_story_stop_the_build(tmp_path: Path) -> None:
     assert result.returncode != 0
     chapter = (project / "docs" / f"{PAGE}.md").read_text(encoding="utf-8").splitlines()
     line = next(i for i, t in enumerate(chapter, 1) if "grpo:check bandit.claims.only-best-above-average" in t)
-    claim = f"docs/{PAGE}.md:{line}: the prose claims bandit.claims.only-best-above-average"
+    [error] = [e for e in result.stderr.splitlines() if f"docs/{PAGE}.md:{line}: " in e]
+    assert "the prose claims bandit.claims.only-best-above-average" in error
     # The claim in the model's words (its docstring), and the data to change.
-    said = "(The true gradient raises the best candidate's logit and lowers every other one)"
-    assert f"{claim} {said}, but the model says otherwise" in result.stderr
-    assert "grpo_examples/data/bandit.toml" in result.stderr
+    assert "The true gradient raises the best candidate's logit and lowers every other one" in error
+    assert "grpo_examples/data/bandit.toml" in error
     assert "Traceback" not in result.stderr

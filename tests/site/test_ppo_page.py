@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 import grpo_examples as gx
-from hooks import ppo_values
-from hooks.placeholders import PageError, expand
-from hooks.ppo_blocks import PPO_BLOCKS
+import grpo_examples.chapters.ppo as ppo_model
+from grpo_examples.data import DATA, load
+from hooks.chapters import ppo as ppo_layouts
+from hooks.engine.book import Book
+from hooks.engine.placeholders import expand
+from hooks.events import book
 from tests.conftest import ROOT, copy_project, mkdocs_build
 from tests.site_html import article, formulas_tex, page_html, visible_text
 
@@ -120,41 +123,52 @@ def test_the_references_carry_the_new_sources(built_site: Path) -> None:
         assert source in references
 
 
-def test_every_block_takes_no_example() -> None:
-    for name in PPO_BLOCKS:
-        with pytest.raises(PageError, match="takes no example"):
-            expand(f"<!-- grpo:block {name} easy -->", "page.md")
+def test_every_block_draws_only_the_model_it_is_made_for() -> None:
+    # Each PPO block takes a path to its own node of the PPO model; handed a group, it says what to write.
+    for name in ppo_layouts.BLOCKS:
+        [problem] = expand(book(), f"<!-- grpo:block {name} easy -->").problems
+        assert f"block '{name}'" in problem.message and "easy is a Group" in problem.message, problem.message
+        assert re.search(rf"write <!-- grpo:block {name} ppo(\.[a-z]+)? -->", problem.message), problem.message
 
 
-def test_a_misspelt_name_says_what_exists() -> None:
-    with pytest.raises(PageError, match=r"page.md:1: unknown ppo value 'case.positive-abov.ratio'.*ppo_values.py"):
-        expand("<!-- grpo:value ppo.case.positive-abov.ratio -->", "page.md")
-    with pytest.raises(PageError, match=r"unknown ppo formula 'gae.delta.9'"):
-        expand("<!-- grpo:formula ppo.gae.delta.9 -->", "page.md")
+def test_a_misspelt_path_says_what_exists() -> None:
+    [problem] = expand(book(), "<!-- grpo:value ppo.cases.positive-abov.ratio -->").problems
+    assert "ppo.cases has no 'positive-abov'" in problem.message
+    assert "did you mean 'positive-above'?" in problem.message
+    assert all(case in problem.message for case in gx.chapter("ppo").cases), problem.message  # what there is
+    [problem] = expand(book(), "<!-- grpo:formula ppo.gae.tokens.9.delta -->").problems
+    assert "ppo.gae.tokens has no '9'" in problem.message
+    assert "1, 2, 3, 4" in problem.message  # the four tokens of ppo.toml, numbered as a page names them
 
 
-def _with_epsilon(monkeypatch: pytest.MonkeyPatch, epsilon: float) -> None:
-    changed = dataclasses.replace(gx.load_ppo_examples(), epsilon=epsilon)
-    monkeypatch.setattr(ppo_values, "settings", lambda: changed)
+def _book_with_epsilon(epsilon: float) -> Book:
+    """The book, with the PPO chapter computed from ppo.toml's settings but this clip range."""
+    settings = dataclasses.replace(load(DATA / "ppo.toml", ppo_model.Settings), epsilon=epsilon)
+    real = book()
+    ppo = dataclasses.replace(real.subjects["ppo"], call=lambda: ppo_model.build(settings))
+    return dataclasses.replace(real, subjects={**real.subjects, "ppo": ppo})
 
 
-def test_a_claim_the_settings_break_stops_the_build_at_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_claim_the_settings_break_stops_the_build_at_its_line() -> None:
     # With eps = 0.6 the range is [0.4, 1.6]: rho = 1.5 is inside, so "the clip binds" would be false.
-    _with_epsilon(monkeypatch, 0.6)
     source = (ROOT / "docs" / "ppo.md").read_text(encoding="utf-8")
     body = source.split("---\n", 2)[2]
     first = source[: source.index(body)].count("\n") + 1
-    line = next(i for i, text in enumerate(source.splitlines(), 1) if "grpo:check ppo binds.positive-above" in text)
-    with pytest.raises(PageError) as caught:
-        expand(body, "docs/ppo.md", first)
-    assert str(caught.value).startswith(f"docs/ppo.md:{line}: the prose claims 'binds.positive-above'")
+    claim = "<!-- grpo:check ppo.cases.positive-above.binds -->"
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if claim in text)
+    assert expand(book(), body, first).problems == []
+    problems = expand(_book_with_epsilon(0.6), body, first).problems
+    found = [p for p in problems if p.offending == claim]
+    assert len(found) == 1 and found[0].line == line
+    assert "the prose claims ppo.cases.positive-above.binds" in found[0].message
+    assert "The clip binds: the min takes the clipped term" in found[0].message  # the claim's docstring
 
 
-def test_the_values_follow_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_values_follow_the_settings() -> None:
     # eps = 0.3: clip range [0.7, 1.3]; the opening token: min(1.5 x 2, 1.3 x 2) = min(3.0, 2.6) = 2.6.
-    _with_epsilon(monkeypatch, 0.3)
     shown = expand(
-        "<!-- grpo:value ppo.clip.high --> <!-- grpo:value ppo.case.positive-above.objective -->", "t.md"
+        _book_with_epsilon(0.3),
+        "<!-- grpo:value ppo.clip.high --> <!-- grpo:value ppo.cases.positive-above.objective -->",
     ).markdown
     assert re.findall(r">([^<]+)</span>", shown) == ["1.3", "2.6"]
 

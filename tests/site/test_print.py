@@ -10,6 +10,7 @@ from pathlib import Path
 from tests.conftest import PublishedSite
 from tests.site_html import article, page_html, site_pages
 
+
 def _nav_order(site: Path) -> list[str]:
     """The pages of the site's navigation, in order, as the home page's sidebar lists them."""
     home = page_html(site, "")
