@@ -178,7 +178,7 @@ def _pages(pages: list[dict[str, Any]]) -> list[str]:
                 else []
             ),
             "",
-            "Accessibility audits that fail (Lighthouse runs axe-core; so does tests/test_every_page.py, on every "
+            "Accessibility audits that fail (Lighthouse runs axe-core; so does tests/browser/test_every_page.py, on every "
             "page, wide and narrow, in both palettes):",
             "",
         ]

@@ -1,6 +1,6 @@
 """Find libfaketime's `faketime` command for the reproducibility test, or install it.
 
-tests/test_reproducible.py builds the book twice under two different clocks (libfaketime changes the
+tests/site/test_reproducible.py builds the book twice under two different clocks (libfaketime changes the
 time every process of a build sees, Python and Node.js alike) to prove that no date in the site comes
 from the clock. `make test` runs this first: it finds `faketime` on PATH, or installs Debian's
 `faketime` package when run as root; otherwise it stops and says what to install.
@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 HOW_TO_INSTALL = (
-    "No `faketime` command found for the reproducibility test (tests/test_reproducible.py). Install "
+    "No `faketime` command found for the reproducibility test (tests/site/test_reproducible.py). Install "
     "libfaketime, then run `make test` again:\n"
     "  Debian/Ubuntu: sudo apt-get install faketime\n"
     "  macOS:         brew install libfaketime\n"

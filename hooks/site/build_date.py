@@ -1,6 +1,6 @@
 """The date a build of the book carries (the sitemap's lastmod): the sources' date, never the clock's.
 
-Two builds of one commit are then byte-identical, whenever they run (tests/test_reproducible.py builds
+Two builds of one commit are then byte-identical, whenever they run (tests/site/test_reproducible.py builds
 twice under different clocks). The date is, in order:
 
 1. SOURCE_DATE_EPOCH, when it is set: the reproducible-builds convention
