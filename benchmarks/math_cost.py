@@ -2,7 +2,8 @@
 
 Every run is its own process, in a private working folder with a private TMPDIR: markdown-katex keeps
 its cache (and, once `npx --no-install katex` answers, its choice of binary) in the system temp
-folder, for every build on the machine (shared/reference/toolchain.md); here that state is created
+folder, for every build on the machine (markdown-katex 202406.1035, `markdown_katex/wrapper.py`:
+`CACHE_DIR = Path(tempfile.gettempdir()) / 'mdkatex'`); here that state is created
 for the run and deleted after it, so it can neither help the run nor leak into the book's builds.
 """
 

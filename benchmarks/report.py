@@ -178,8 +178,8 @@ def _pages(pages: list[dict[str, Any]]) -> list[str]:
                 else []
             ),
             "",
-            "Accessibility audits that fail (Lighthouse runs axe-core; so does tests/browser/test_every_page.py, on every "
-            "page, wide and narrow, in both palettes):",
+            "Accessibility audits that fail (Lighthouse runs axe-core; so does tests/browser/test_every_page.py, "
+            "on every page, wide and narrow, in both palettes):",
             "",
         ]
         failing: dict[str, list[str]] = {}

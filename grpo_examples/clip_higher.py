@@ -4,7 +4,8 @@
 
 PPO and GRPO clip symmetrically (eps_low = eps_high = eps). DAPO raises only the upper bound, so that a
 token with a positive advantage can grow further before the clip removes its gradient: the upper bound
-caps pi_theta at pi_theta_old (1 + eps_high), which binds only on unlikely tokens, the exploratory ones.
+caps pi_theta at pi_theta_old (1 + eps_high), a cap below 1 for every token less likely than 1 / (1 + eps_high),
+and tightest, in absolute terms, on the unlikely tokens, the exploratory ones.
 The clipped objective itself, symmetric or not, is ppo.py's (its epsilon_high argument).
 """
 
@@ -23,3 +24,9 @@ def probability_ceiling(pi_old: float, eps_high: float) -> float:
     if not 0 < pi_old <= 1:
         raise ValueError(f"a probability is in (0, 1], got {pi_old}")
     return min(1.0, pi_old * (1.0 + eps_high))
+
+
+def capped_below(eps_high: float) -> float:
+    """1 / (1 + eps_high): every token with pi_theta_old below this has a ceiling below 1, pi_theta_old (1 + eps_high);
+    the upper clip binds on any such token its update pushes far enough, not on unlikely tokens only."""
+    return 1.0 / (1.0 + eps_high)

@@ -118,3 +118,44 @@ def monte_carlo_estimate(
         raise ValueError(f"a Monte-Carlo estimate needs at least one sample, got {samples}")
     tokens = np.random.default_rng(seed).choice(p.size, size=samples, p=p)
     return float(np.mean(estimator(log_ratio(p, q))[tokens]))
+
+
+# What the loss's gradient is, once an estimate is differentiated inside it. For a softmax over one logit per
+# token, grad_theta log pi_theta(x) = onehot(x) - pi_theta (the score of x); gradients below are vectors over
+# the logits, and expectations exact sums over the tokens (the sampled x is not differentiated, as in a loss).
+
+
+def _score(p: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Row x is grad_theta log pi_theta(x) = onehot(x) - pi_theta."""
+    rows: NDArray[np.float64] = np.eye(p.size) - p[None, :]
+    return rows
+
+
+def k3_loss_gradient(
+    pi_theta: Sequence[float] | NDArray[np.float64], pi_ref: Sequence[float] | NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """E_{x ~ pi_theta}[grad_theta k3(x)] = sum_x pi_theta(x) (1 - r(x)) grad log pi_theta(x), r = pi_ref/pi_theta:
+    the gradient a loss that adds k3 of each sampled token gets, on average (k3's derivative in pi_theta is
+    (1 - r) grad log pi_theta)."""
+    p, q = _distribution(pi_theta, "pi_theta"), _distribution(pi_ref, "pi_ref")
+    gradient: NDArray[np.float64] = (p * (1 - q / p)) @ _score(p)
+    return gradient
+
+
+def kl_ref_theta_gradient(
+    pi_theta: Sequence[float] | NDArray[np.float64], pi_ref: Sequence[float] | NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """grad_theta D_KL(pi_ref || pi_theta) = -sum_x pi_ref(x) grad log pi_theta(x)."""
+    p, q = _distribution(pi_theta, "pi_theta"), _distribution(pi_ref, "pi_ref")
+    gradient: NDArray[np.float64] = -(q @ _score(p))
+    return gradient
+
+
+def kl_theta_ref_gradient(
+    pi_theta: Sequence[float] | NDArray[np.float64], pi_ref: Sequence[float] | NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """grad_theta D_KL(pi_theta || pi_ref) = sum_x pi_theta(x) log(pi_theta(x) / pi_ref(x)) grad log pi_theta(x)
+    (the other term, sum_x pi_theta(x) grad log pi_theta(x), is the gradient of sum_x pi_theta(x) = 1: zero)."""
+    p, q = _distribution(pi_theta, "pi_theta"), _distribution(pi_ref, "pi_ref")
+    gradient: NDArray[np.float64] = (p * (np.log(p) - np.log(q))) @ _score(p)
+    return gradient

@@ -119,7 +119,12 @@ AGGREGATIONS: dict[str, Aggregation] = {
             "Dr. GRPO, arXiv 2503.20783, section 3.2",
             (
                 ("TRL", 'loss_type="dr_grpo"', "L = max_completion_length"),
-                ("verl", 'loss_agg_mode="seq-mean-token-sum-norm"', ""),
+                (
+                    "verl",
+                    'loss_agg_mode="seq-mean-token-sum-norm"',
+                    "which divides the sum over every token by L alone: a weight of 1/L, so a loss G times as large, "
+                    "its tokens weighed alike",
+                ),
             ),
             constant_weights,
         ),

@@ -19,13 +19,20 @@ OUTCOMES: dict[str, float] = {"correct": 1.0, "wrong": 0.0}
 
 _BOXED = re.compile(r"\\boxed\s*\{")
 _ANSWER_LINE = re.compile(r"\banswer\s*(?:is\s*)?[:=]\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
+# Markup at either end of an answer line ('Answer: 42</answer>'): the tags a prompt asked for, not the answer.
+_EDGE_TAGS = re.compile(r"^(?:\s*<[a-z][\w-]*>)+|(?:\s*</[a-z][\w-]*>)+$", re.IGNORECASE)
 _THINK_BLOCK = re.compile(r"\s*<think>(?P<reasoning>.*?)</think>(?P<rest>.*)", re.DOTALL)
-_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}")
+# TeX reads an argument as a brace group or, without braces, as one character or one command: \frac12 is \frac{1}{2}.
+_TEX_ARGUMENT = r"\s*(\{[^{}]*\}|\\[a-zA-Z]+|[0-9a-zA-Z])"
+_FRAC = re.compile(r"\\[dt]?frac(?![a-zA-Z])" + _TEX_ARGUMENT + _TEX_ARGUMENT)
+# A whole number beside a fraction ('2 1/2', '1/2 3'): dropping the space would read twenty-one halves or 1/23.
+_MIXED = re.compile(r"\d\s+\d+\s*/|/\s*\d+\s+\d")
 _TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 _VARIABLE = re.compile(r"^[a-z]\s*=\s*(?=\S)", re.IGNORECASE)
 # Around an answer, none of these change its value: TeX math delimiters, Markdown bold, spaces.
 _WRAPPERS = "$* \t\n"
+_DELIMITER_PAIRS = (("\\(", "\\)"), ("\\[", "\\]"))
 _TEX_SPACES = ("\\,", "\\!", "\\;", "\\ ", "~", "\\left", "\\right")
 _UNICODE_MINUS = "\u2212"
 
@@ -47,21 +54,49 @@ def _boxed_contents(text: str) -> list[str]:
 
 
 def extract_answer(response: str) -> str | None:
-    """The response's final answer: its last \\boxed{...}, else its last 'Answer: ...' line; None if neither.
+    """The response's final answer: its last \\boxed{...}, else its last answer line; None if neither.
 
-    An empty box or an empty 'Answer:' line is no answer either.
+    An answer line is any line with the word 'answer', an optional 'is', then ':' or '=' ('Answer: 42',
+    'The answer is: 42', 'answer = 42'); its answer is the rest of the line after the first such ':' or '=',
+    without markup tags at either end ('42</answer>' -> '42'). An empty box or an empty answer line is no answer.
     """
     boxed = [b for b in _boxed_contents(response) if b.strip()]
     if boxed:
         return boxed[-1].strip()
-    lines = [line for line in _ANSWER_LINE.findall(response) if line.strip(_WRAPPERS)]
-    return lines[-1] if lines else None
+    lines = [_EDGE_TAGS.sub("", line).strip() for line in _ANSWER_LINE.findall(response)]
+    answers = [line for line in lines if line.strip(_WRAPPERS)]
+    return answers[-1] if answers else None
+
+
+def _encloses(text: str, opening: str, closing: str) -> bool:
+    """Whether the text is one pair opening...closing: '{42}' is, '{1}{2}' and '\\(1\\) or \\(2\\)' are not.
+
+    For braces, TeX's escaped '\\{' and '\\}' are characters, not braces: '\\{1\\}' is a set, never peeled.
+    """
+    if not (text.startswith(opening) and text.endswith(closing)):
+        return False
+    inside = text[len(opening) : -len(closing)]
+    if opening != "{":
+        return opening not in inside and closing not in inside
+    if text.endswith("\\}"):
+        return False
+    depth = 0
+    for char in inside.replace("\\{", "").replace("\\}", ""):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:  # the first brace closed before the end: two groups, not one
+            return False
+    return depth == 0
 
 
 def _strip_wrappers(text: str) -> str:
-    """Peel '$', '**', spaces and a trailing period off until nothing changes ('$56$.' -> '56', '.5' stays)."""
+    """Peel what goes around an answer until nothing changes: '$', '**', spaces, a trailing period, a pair of
+    \\( \\) or \\[ \\], a brace group around the whole ('$56$.' -> '56', '\\({42}\\)' -> '42', '.5' stays).
+    """
     while True:
         stripped = text.strip(_WRAPPERS).rstrip(".")
+        for opening, closing in (*_DELIMITER_PAIRS, ("{", "}")):
+            if _encloses(stripped, opening, closing):
+                stripped = stripped[len(opening) : -len(closing)]
         if stripped == text:
             return text
         text = stripped
@@ -70,21 +105,33 @@ def _strip_wrappers(text: str) -> str:
 def normalise_answer(answer: str) -> str:
     """A canonical spelling, so that equal answers compare equal as strings.
 
-    Numbers become reduced fractions (1,000 -> 1000; 0.5, 1/2 and \\frac{1}{2} -> 1/2; 56.0 -> 56);
-    anything else is lower-cased with spaces removed (\\text{No} -> no). A comma counts as a
-    thousands separator only in groups of three digits, so '1,2' is not read as twelve.
+    Numbers become reduced fractions (1,000 -> 1000; 0.5, 1/2, \\frac{1}{2} and \\frac12 -> 1/2; 56.0 -> 56);
+    anything else is lower-cased with spaces removed (\\text{No} -> no). A comma (or TeX's {,}) counts as a
+    thousands separator only in groups of three digits, so '1,2' is not read as twelve. A percent sign
+    stays part of the answer (50\\% -> 50%, never 0.5). A whole number beside a fraction ('2 1/2') is
+    left as text, spaces kept: it is not one number.
     """
     text = _strip_wrappers(answer.replace(_UNICODE_MINUS, "-"))
     for space in _TEX_SPACES:
         text = text.replace(space, "")
+    text = text.replace("{,}", ",").replace("\\%", "%")  # TeX's spellings of a comma and a percent sign
     text = _TEXT.sub(r"\1", text)
-    text = _FRAC.sub(r"\1/\2", text)
+    text = _FRAC.sub(_fraction, text)
     text = _VARIABLE.sub("", _strip_wrappers(text))
+    if _MIXED.search(text):
+        return " ".join(text.split()).lower()
     text = text.replace(" ", "")
-    if _THOUSANDS.match(text):
-        text = text.replace(",", "")
-    number = _as_number(text)
-    return text.lower() if number is None else str(number)
+    digits, percent = (text[:-1], "%") if text.endswith("%") else (text, "")
+    if _THOUSANDS.match(digits):
+        digits = digits.replace(",", "")
+    number = _as_number(digits)
+    return text.lower() if number is None else f"{number}{percent}"
+
+
+def _fraction(match: re.Match[str]) -> str:
+    """\\frac{a}{b} or \\frac ab as ' a/b ', spaced so that a digit beside it stays a separate number."""
+    numerator, denominator = (argument.removeprefix("{").removesuffix("}") for argument in match.groups())
+    return f" {numerator}/{denominator} "
 
 
 def _as_number(text: str) -> Fraction | None:

@@ -212,6 +212,9 @@ class Bandit:
     """Var(b) as a quadratic in b: its three coefficients."""
     optimal_baseline: float
     """b* = E[r ||s||^2] / E[||s||^2]: the constant baseline of least variance."""
+    harmful_above: float
+    """2 b*: Var(b) is a parabola symmetric about b*, so every constant baseline above this one gives a larger variance
+    than no baseline at all."""
     reduction: float | Undefined
     """Var(0) / Var(J): how many times smaller the variance is with b = J than without a baseline."""
     variance_curve: VarianceCurve
@@ -314,6 +317,7 @@ def build(settings: Settings) -> Bandit:
             variances["none"], reinforce.reward_score_weight(policy, rewards), reinforce.score_weight(policy)
         ),
         optimal_baseline=optimal,
+        harmful_above=2 * optimal,
         reduction=reinforce.variance_reduction(policy, rewards, expected)
         if variances["expected"] > 0
         else Undefined("every candidate earns the same reward: with b = J the variance is 0"),

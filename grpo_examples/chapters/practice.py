@@ -18,15 +18,20 @@ import numpy as np
 
 from grpo_examples.advantage_variants import dr_grpo_advantages, std_scale
 from grpo_examples.advantages import advantages
-from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS, probability_ceiling
+from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS, capped_below, probability_ceiling
+from grpo_examples.conventions import TRL, VERL
 from grpo_examples.data import Between
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
+from grpo_examples.float32 import float32_advantages, float32_mean
 from grpo_examples.group import group, group_names
 from grpo_examples.kl_estimators import (
     ESTIMATORS,
     estimate_std,
     exact_kl,
     expected_estimate,
+    k3_loss_gradient,
+    kl_ref_theta_gradient,
+    kl_theta_ref_gradient,
     log_ratio,
     monte_carlo_estimate,
     ratio_from_log,
@@ -89,12 +94,21 @@ class ClipData:
 
 
 @dataclass(frozen=True)
+class RoundoffData:
+    """G equal rewards of one value that float32 cannot hold exactly."""
+
+    reward: float
+    G: Annotated[int, Between(2, 64)]
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything in practice.toml."""
 
     kl: KlData
     loss: LossData
     clip: ClipData
+    roundoff: RoundoffData
 
 
 # ---------------------------------------------------------------- the KL term
@@ -157,6 +171,17 @@ class Kl:
     """sqrt(E[k^2] - E[k]^2) under pi_theta for each: how far one token's estimate strays."""
     monte_carlo: Mapping[str, float]
     """The mean of each estimator over `samples` tokens drawn from pi_theta."""
+    k3_gradient: tuple[Signed, ...]
+    """E_{x ~ pi_theta}[grad k3(x)], one entry per token's logit: the gradient a loss that adds k3 of the sampled
+    token gets on average."""
+    kl_ref_theta_gradient: tuple[Signed, ...]
+    """grad D_KL(pi_ref || pi_theta) = -sum_x pi_ref(x) grad log pi_theta(x): the KL with its arguments swapped."""
+    kl_theta_ref_gradient: tuple[Signed, ...]
+    """grad D_KL(pi_theta || pi_ref): the gradient of the divergence k3 estimates."""
+    worked_k3_gradient: Signed
+    """The first token's entry of k3_gradient: how the loss moves that token's logit."""
+    worked_kl_theta_ref_gradient: Signed
+    """The first token's entry of kl_theta_ref_gradient."""
     samples: int
     """How many tokens the Monte-Carlo average draws."""
     seed: int
@@ -174,6 +199,8 @@ def _close(a: float, b: float) -> bool:
 def kl_of(data: KlData) -> Kl:
     tokens = kl_tokens(data)
     negative = [token for token in tokens if token.k1 < 0]
+    k3_gradient = k3_loss_gradient(data.pi_theta, data.pi_ref)
+    theta_ref = kl_theta_ref_gradient(data.pi_theta, data.pi_ref)
     return Kl(
         context=data.context,
         count=len(tokens),
@@ -190,6 +217,11 @@ def kl_of(data: KlData) -> Kl:
             name: monte_carlo_estimate(k, data.pi_theta, data.pi_ref, data.samples, data.seed)
             for name, k in ESTIMATORS.items()
         },
+        k3_gradient=tuple(k3_gradient.tolist()),
+        kl_ref_theta_gradient=tuple(kl_ref_theta_gradient(data.pi_theta, data.pi_ref).tolist()),
+        kl_theta_ref_gradient=tuple(theta_ref.tolist()),
+        worked_k3_gradient=float(k3_gradient[0]),
+        worked_kl_theta_ref_gradient=float(theta_ref[0]),
         samples=data.samples,
         seed=data.seed,
         pi_theta=data.pi_theta,
@@ -402,6 +434,9 @@ class ClipPractice:
     """The least likely token's probability under pi_theta_old."""
     ceiling: Mapping[str, float]
     """The unlikely token's ceiling under the symmetric clip and under clip-higher."""
+    capped_below: Mapping[str, float]
+    """1 / (1 + eps) under the symmetric clip and under clip-higher: every token with pi_theta_old below it has a
+    ceiling below 1."""
     ceilings: tuple[Ceiling, ...]
     """Every probability of the example, from the least likely."""
 
@@ -422,10 +457,48 @@ def clip_of(data: ClipData) -> ClipPractice:
             "symmetric": probability_ceiling(unlikely, SYMMETRIC_EPS),
             "higher": probability_ceiling(unlikely, DAPO_EPS_HIGH),
         },
+        capped_below={"symmetric": capped_below(SYMMETRIC_EPS), "higher": capped_below(DAPO_EPS_HIGH)},
         ceilings=tuple(
             Ceiling(p, probability_ceiling(p, SYMMETRIC_EPS), probability_ceiling(p, DAPO_EPS_HIGH))
             for p in sorted(data.probabilities)
         ),
+    )
+
+
+# ---------------------------------------------------------------- round-off
+
+
+@dataclass(frozen=True)
+class Roundoff:
+    """An all-equal group of rewards that are not 0 or 1, its advantages computed in float32 as trainers do."""
+
+    reward: float
+    """The reward every response of the group earns (from practice.toml)."""
+    G: int
+    """How many responses the group holds."""
+    exact_advantage: Signed
+    """The advantage in exact arithmetic: 0, as for every all-equal group."""
+    mean: float
+    """mu in float32, the G rewards added one after the other: not the reward itself."""
+    deviation: Signed
+    """r - mu in float32: the round-off left over."""
+    advantage: Mapping[str, Signed]
+    """A in float32 under verl's convention (sample std + 1e-6) and TRL's (sample std + 1e-4)."""
+
+
+def roundoff_of(data: RoundoffData) -> Roundoff:
+    rewards = [data.reward] * data.G
+    verl = float32_advantages(rewards, VERL.ddof, VERL.eps)
+    return Roundoff(
+        reward=data.reward,
+        G=data.G,
+        exact_advantage=float(advantages(rewards)[0]),
+        mean=float32_mean(rewards),
+        deviation=float(np.float32(data.reward) - np.float32(float32_mean(rewards))),
+        advantage={
+            "verl": float(verl[0]),
+            "trl": float(float32_advantages(rewards, TRL.ddof, TRL.eps)[0]),
+        },
     )
 
 
@@ -466,12 +539,19 @@ class PracticeClaims:
     """k2 averages to less than the exact KL."""
     k3_spreads_less: bool
     """k3's std under pi_theta is smaller than k1's."""
+    roundoff_is_left_over: bool
+    """In float32, the all-equal group's advantage under verl's convention is not 0."""
+    k3_gradient_is_kl_ref_theta: bool
+    """In the loss, k3's average gradient is the gradient of D_KL(pi_ref || pi_theta), entry by entry."""
+    k3_gradient_is_not_kl_theta_ref: bool
+    """... and not the gradient of D_KL(pi_theta || pi_ref), the divergence k3 estimates."""
     symmetric_clip_stops: bool
     """The symmetric clip binds on the example token."""
     clip_higher_lets_through: bool
     """Clip-higher does not bind on it."""
-    ceiling_binds_unlikely_only: bool
-    """The symmetric ceiling lets the likely token reach 1, and clip-higher still caps the unlikely one below 1."""
+    likely_token_uncapped: bool
+    """The likely token is more likely than 1 / (1 + eps), so its ceiling is 1; clip-higher still caps the unlikely
+    one below 1."""
 
 
 @dataclass(frozen=True)
@@ -486,6 +566,8 @@ class Practice:
     """The symmetric clip and clip-higher."""
     dynamic: Dynamic
     """Dynamic sampling on the book's groups."""
+    roundoff: Roundoff
+    """An all-equal group of 0.7s, in float32."""
     claims: PracticeClaims
     """What the chapter's prose says."""
 
@@ -493,6 +575,7 @@ class Practice:
 def build(settings: Settings) -> Practice:
     """Every number of the chapter, from its settings and the book's groups."""
     kl, loss, clip = kl_of(settings.kl), loss_of(settings.loss), clip_of(settings.clip)
+    roundoff = roundoff_of(settings.roundoff)
     groups = {name: group(name) for name in group_names()}
     rewards = {name: [float(r) for r in g.rewards] for name, g in groups.items()}
     kept = [r for r in rewards.values() if dynamic_sampling_keeps(r)]
@@ -505,6 +588,7 @@ def build(settings: Settings) -> Practice:
         loss=loss,
         clip=clip,
         dynamic=Dynamic(len(rewards), len(kept_groups(rewards))),
+        roundoff=roundoff,
         claims=PracticeClaims(
             solved_is_all_right=set(rewards["solved"]) == {OUTCOMES["correct"]},
             difficulty_bias=all(std_scale(rewards[n]) > std_scale(rewards["split"]) for n in ("easy", "hard")),
@@ -518,9 +602,16 @@ def build(settings: Settings) -> Practice:
             k1_and_k3_unbiased=all(_close(kl.mean[name], kl.exact) for name in ("k1", "k3")),
             k2_falls_short=kl.mean["k2"] < kl.exact,
             k3_spreads_less=kl.std["k3"] < kl.std["k1"],
+            roundoff_is_left_over=roundoff.advantage["verl"] != 0,
+            k3_gradient_is_kl_ref_theta=all(
+                _close(a, b) for a, b in zip(kl.k3_gradient, kl.kl_ref_theta_gradient, strict=True)
+            ),
+            k3_gradient_is_not_kl_theta_ref=not all(
+                _close(a, b) for a, b in zip(kl.k3_gradient, kl.kl_theta_ref_gradient, strict=True)
+            ),
             symmetric_clip_stops=clip.symmetric.binds,
             clip_higher_lets_through=not clip.higher.binds,
-            ceiling_binds_unlikely_only=(
+            likely_token_uncapped=(
                 probability_ceiling(max(settings.clip.probabilities), SYMMETRIC_EPS) == 1.0
                 and clip.ceiling["higher"] < 1.0
             ),

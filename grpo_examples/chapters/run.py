@@ -33,6 +33,7 @@ SWEEP_SEEDS = 20  # seeds 0..19: enough to see whether the chosen run is typical
 # Histogram bins a quarter of a unit wide and centred on multiples of 0.25, so that REINFORCE's integer
 # advantages sit in the middle of their bars; the range [-3, 3] holds every advantage of the run.
 ADVANTAGE_BIN = 0.25
+LATE_STEPS = 10  # where the share of all-equal groups has levelled off: one step is noise, ten are a plateau
 ADVANTAGE_RANGE = 3.0
 
 Reward = Annotated[float, Rounded(2)]  # a run's mean reward: the third decimal is noise from the seed
@@ -76,6 +77,9 @@ class Method:
     """The last step's, in whole percent."""
     all_equal_percent: int
     """The share of all-equal groups over the whole run, in whole percent."""
+    all_equal_late_percent: int
+    """The share of all-equal groups over the run's last LATE_STEPS steps, in whole percent: the plateau the last
+    step's count is one noisy sample of."""
     zero_share: int
     """The share of the run's advantages that are exactly 0, in whole percent."""
     stuck: int
@@ -210,6 +214,8 @@ class Run:
     """steps x questions x G: how many advantages each method computes in the run."""
     methods: Mapping[str, Method]
     """grpo, critic and reinforce."""
+    late_steps: int
+    """How many of the last steps the plateau of all-equal groups is averaged over."""
     sweep_seeds: int
     """How many seeds the run is repeated with."""
     sweep_last_seed: int
@@ -261,6 +267,7 @@ def build(settings: Settings) -> Run:
             all_equal_first_percent=round(100 * float(trace.all_equal[0])),
             all_equal_last_percent=round(100 * float(trace.all_equal[-1])),
             all_equal_percent=round(100 * float(trace.all_equal.mean())),
+            all_equal_late_percent=round(100 * float(trace.all_equal[-LATE_STEPS:].mean())),
             zero_share=round(zero_advantage_share(trace)),
             stuck=stuck_questions(trace, task),
             histogram=tuple(nonzero_advantage_histogram(trace, edges).tolist()),
@@ -302,6 +309,7 @@ def build(settings: Settings) -> Run:
         start_reward=float(run.traces["grpo"].mean_reward[0]),
         advantages_per_method=settings.steps * questions * settings.group_size,
         methods=methods,
+        late_steps=min(LATE_STEPS, settings.steps),
         sweep_seeds=SWEEP_SEEDS,
         sweep_last_seed=SWEEP_SEEDS - 1,
         histogram_bin=ADVANTAGE_BIN,

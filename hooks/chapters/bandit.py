@@ -280,16 +280,18 @@ def simulation_table(bandit: gx.Bandit) -> str:
         "baseline",
         f"mean estimate of $`\\partial J / \\partial \\theta_{best.number}`$, simulated",
         "exact",
-        "variance of a group's estimate, simulated",
+        f"variance of a group's estimate, summed over the {bandit.K} logits, simulated",
         "exact, $`\\operatorname{Var}(b) / G`$",
         f"groups that would not raise candidate {best.number}",
     ]
     after = (
         f"{bandit.batches} groups of "
-        f"G = {bandit.G}, drawn with seed {bandit.seed}. The exact columns are the sums over the "
-        "candidates above; the variance of an average of G independent samples is the one-sample variance "
-        "divided by G. The leave-one-out baseline depends on the other samples of the group, so those sums do "
-        "not apply to it: the simulation is how this page measures it."
+        f"G = {bandit.G}, drawn with seed {bandit.seed}. The mean columns are the entry for candidate {best.number} "
+        f"alone; the variance columns add up the variances of all {bandit.K} entries of the gradient, as "
+        "$`\\operatorname{Var}(b)`$ does. The exact columns are the sums over the candidates above; the variance "
+        "of an average of G independent samples is the one-sample variance divided by G. The leave-one-out "
+        "baseline depends on the other samples of the group, so those sums do not apply to it: the simulation is "
+        "how this page measures it."
     )
     return table(header, rows) + "\n\n" + after
 

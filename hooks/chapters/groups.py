@@ -375,9 +375,13 @@ MAX_GROUP = 16
 CAPTION = (
     "**One prompt, one group.** Each row is one sampled response with its verifiable reward "
     "(1 correct, 0 wrong) and the advantage GRPO computes from the rewards of its own group, "
-    "and from nothing else. Printed or without JavaScript, the figure shows the tables grpo_examples "
-    "computed when the book was built; interactive, your browser recomputes every number from the "
-    "rewards shown."
+    "and from nothing else. Flip a response, add or remove one, or change the std convention: "
+    "your browser recomputes every number from the rewards shown."
+)
+STATIC_CAPTION = (
+    "**One prompt, one group.** Each row is one sampled response with its verifiable reward "
+    "(1 correct, 0 wrong) and the advantage GRPO computes from the rewards of its own group, "
+    "and from nothing else, as grpo_examples computed them when the book was built."
 )
 
 
@@ -415,7 +419,8 @@ def widget_data(groups: Sequence[gx.Group]) -> dict[str, object]:
 def group_widget(first: gx.Group, *more: gx.Group) -> Widget:
     """The interactive group over these groups: `<!-- grpo:widget group easy hard -->`."""
     groups = (first, *more)
-    return Widget("group", "\n\n".join(group_table(group) for group in groups), widget_data(groups), CAPTION)
+    tables = "\n\n".join(group_table(group) for group in groups)
+    return Widget("group", tables, widget_data(groups), CAPTION, STATIC_CAPTION)
 
 
 WIDGETS: Widgets = {"group": group_widget}

@@ -264,8 +264,12 @@ RATIO = Control(1.5, 0.0, 2.5, 0.01)
 CAPTION = (
     "**The clip, to poke.** Set the token's advantage A, the clip range ε and the ratio ρ (with the sliders or "
     "by typing a value); the readout shows both terms of the min, which one wins, whether the clip binds, and the "
-    "gradient that reaches the policy. Printed or without JavaScript, the figure is the table of the worked cases "
-    "grpo_examples computed when the book was built; interactive, your browser recomputes every number."
+    "gradient that reaches the policy. Your browser recomputes every number."
+)
+STATIC_CAPTION = (
+    "**The clip, case by case.** For each worked token: its advantage A and ratio ρ, both terms of the min, which "
+    "one wins, whether the clip binds, and the gradient that reaches the policy, as grpo_examples computed them "
+    "when the book was built."
 )
 
 
@@ -282,7 +286,7 @@ def clip_widget(ppo: gx.PPO) -> Widget:
             [p.ratio, p.advantage, p.epsilon, p.unclipped, p.clipped, p.objective, p.gradient, p.binds] for p in points
         ],
     }
-    return Widget("clip", cases_table(ppo), data, CAPTION)
+    return Widget("clip", cases_table(ppo), data, CAPTION, STATIC_CAPTION)
 
 
 WIDGETS: Widgets = {"clip": clip_widget}

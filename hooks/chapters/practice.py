@@ -193,7 +193,42 @@ def clip_higher(clip: gx.ClipPractice) -> str:
     return table(header, rows) + "\n\nThe probabilities are DAPO's own illustration."
 
 
-BLOCKS: Blocks = {"kl-estimators": kl_estimators, "loss-aggregation": loss_aggregation, "clip-higher": clip_higher}
+def kl_gradients(kl: gx.Kl) -> str:
+    """Per token's logit: k3's average gradient in the loss beside the gradients of the two divergences."""
+    rows = [
+        [
+            f"“{escape_markdown(token.token)}”",
+            _number(token.pi_theta),
+            _number(token.pi_ref),
+            f"**{_number(k3, signed=True)}**",
+            _number(ref_theta, signed=True),
+            _number(theta_ref, signed=True),
+        ]
+        for token, k3, ref_theta, theta_ref in zip(
+            kl.tokens, kl.k3_gradient, kl.kl_ref_theta_gradient, kl.kl_theta_ref_gradient, strict=True
+        )
+    ]
+    header = [
+        "logit of token x",
+        "π<sub>θ</sub>(x)",
+        "π<sub>ref</sub>(x)",
+        "E[∇ k3], k3 in the loss",
+        "∇ D<sub>KL</sub>(π<sub>ref</sub> ‖ π<sub>θ</sub>)",
+        "∇ D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>)",
+    ]
+    after = (
+        "Each column is a gradient with respect to the four logits of a softmax policy: the average over tokens x "
+        "drawn from π<sub>θ</sub> of the gradient of k3(x), then the exact gradients of the two divergences."
+    )
+    return table(header, rows) + "\n\n" + after
+
+
+BLOCKS: Blocks = {
+    "kl-estimators": kl_estimators,
+    "kl-gradients": kl_gradients,
+    "loss-aggregation": loss_aggregation,
+    "clip-higher": clip_higher,
+}
 
 # ---------------------------------------------------------------- the interactive KL estimators
 
@@ -211,8 +246,12 @@ CHECK_PROBABILITIES = (MIN_PROBABILITY, SLIDER_STEP, 0.05, 0.25, 0.5, 0.8, 0.999
 CAPTION = (
     "**One token, three estimators.** Move the probability that the policy in training, π<sub>θ</sub>, and the "
     "frozen reference, π<sub>ref</sub>, give the next token: k1 follows the log ratio down below zero, k3 never "
-    "goes there. Printed or without JavaScript, the table shows the estimators grpo_examples computed when the "
-    "book was built; interactive, your browser recomputes them from the probabilities shown."
+    "goes there. Your browser recomputes them from the probabilities shown."
+)
+STATIC_CAPTION = (
+    "**One token, three estimators.** k1, k2 and k3 of the worked token, then of whole log ratios along the "
+    "drawing's axis: k1 follows the log ratio down below zero, k3 never goes there. As grpo_examples computed "
+    "them when the book was built."
 )
 
 
@@ -249,7 +288,7 @@ def kl_widget(kl: gx.Kl) -> Widget:
         "max_decimals": MAX_DECIMALS,
         "numpy_points": [list(row) for row in gx.kl_check_points(CHECK_PROBABILITIES)],
     }
-    return Widget("kl", static_table(kl), data, CAPTION)
+    return Widget("kl", static_table(kl), data, CAPTION, STATIC_CAPTION)
 
 
 WIDGETS: Widgets = {"kl": kl_widget}

@@ -1,7 +1,9 @@
 """Every number the book prints is formatted here, the same way on every page.
 
 A value is shown with the fewest decimals (at least one, at most MAX_DECIMALS) that show it exactly;
-one that needs more is rounded and flagged, so the page can write '≈' instead of '='.
+one that needs more is rounded and flagged, so the page can write '≈' instead of '='. A value too small for
+those decimals, which they would show as 0, is written in scientific notation instead (≈ 5.9605 × 10⁻⁸), with
+the same rule for its mantissa: a number that is not 0 never reads as 0.
 Advantages carry a sign (+0.5, −2.0); prose uses the typographic minus, TeX a plain '-'.
 """
 
@@ -34,21 +36,28 @@ _WORDS = [
 ]
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 @dataclass(frozen=True)
 class Decimal:
-    """A number as shown: its digits (no sign), its sign, and whether the digits are exact."""
+    """A number as shown: its digits (no sign), its sign, whether the digits are exact, and the power of ten they
+    are multiplied by (0 but for a value too small for the decimals shown)."""
 
     digits: str
     negative: bool
     exact: bool
+    exponent: int = 0
 
     def prose(self, signed: bool = False) -> str:
-        """For HTML text: '−2.0', '+0.5' when signed, '≈ 0.4472' when rounded."""
-        return ("" if self.exact else "≈ ") + self._sign(signed, MINUS) + self.digits
+        """For HTML text: '−2.0', '+0.5' when signed, '≈ 0.4472' when rounded, '≈ 5.9605 × 10⁻⁸' when tiny."""
+        power = f" × 10{str(self.exponent).translate(_SUPERSCRIPT)}" if self.exponent else ""
+        return ("" if self.exact else "≈ ") + self._sign(signed, MINUS) + self.digits + power
 
     def tex(self, signed: bool = False) -> str:
         """For a formula: '-2.0', '+0.5' when signed (the caller writes '\\approx' when inexact)."""
-        return self._sign(signed, "-") + self.digits
+        power = rf" \times 10^{{{self.exponent}}}" if self.exponent else ""
+        return self._sign(signed, "-") + self.digits + power
 
     @property
     def relation(self) -> str:
@@ -70,11 +79,27 @@ def decimal(value: Fraction | float | int, max_decimals: int = MAX_DECIMALS) -> 
     """
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"cannot print {value}: the computation gave no finite number")
+    half_last_place = Fraction(1, 2 * 10**max_decimals)
+    if value != 0 and -half_last_place < value < half_last_place:  # it would read as 0.0000
+        return _scientific(float(value), max_decimals)
     for places in range(1, max_decimals + 1):
         rounded = _round(value, places)
         if _is_exact(value, rounded):
             return _decimal(rounded, places, exact=True)
     return _decimal(_round(value, max_decimals), max_decimals, exact=False)
+
+
+def _scientific(value: float, max_decimals: int) -> Decimal:
+    """|value| as m × 10^e with 1 <= m < 10 and the fewest decimals of m (1..max_decimals) within round-off
+    (1e-12 relative) of m to seventeen digits, else m rounded to max_decimals. Mantissas are compared, not the
+    values they stand for: near the smallest floats, parsing '4.9e-324' back would round it onto 5e-324.
+    Python's '%e' rounds correctly, as JavaScript's toExponential does, so the widgets' runtime can do the same."""
+    size = abs(value)
+    full = float(f"{size:.16e}".split("e")[0])
+    exact = [p for p in range(1, max_decimals + 1) if abs(full - float(f"{size:.{p}e}".split("e")[0])) <= 1e-12 * full]
+    places = exact[0] if exact else max_decimals
+    mantissa, exponent = f"{size:.{places}e}".split("e")
+    return Decimal(digits=mantissa, negative=value < 0, exact=bool(exact), exponent=int(exponent))
 
 
 def _round(value: Fraction | float | int, places: int) -> Fraction | float:

@@ -25,7 +25,8 @@ class Widget:
     kind: str
     static: str  # Markdown: tables or figures computed at build time
     data: dict[str, object]
-    caption: str  # Markdown, one paragraph
+    caption: str  # Markdown, one paragraph, for the drawn widget: it may speak of its controls
+    static_caption: str  # the same for the tables alone: in print, without JavaScript, and on the whole book's page
 
     @property
     def script(self) -> str:
@@ -40,7 +41,7 @@ def script_json(data: object) -> str:
 
 def figure(widget: Widget, note: str) -> str:
     """The widget as a page holds it: the static part and its note (Markdown, inside md_in_html), the JSON,
-    the caption.
+    the caption in two wordings, one for the drawn widget and one for its tables (hooks' CSS shows one).
 
     The JSON is an array of one object, not the object itself: Material's instant navigation (off in this
     book, see mkdocs.yml, but one line away) re-creates every <script> of the new page without its type and
@@ -59,7 +60,8 @@ def figure(widget: Widget, note: str) -> str:
             "",
             "</div>",
             f'<script type="application/json" class="grpo-widget__data">{script_json([widget.data])}</script>',
-            f'<figcaption markdown="span">{widget.caption}</figcaption>',
+            f'<figcaption markdown="span"><span class="grpo-interactive">{widget.caption}</span>'
+            f'<span class="grpo-static">{widget.static_caption}</span></figcaption>',
             "</figure>",
         ]
     )

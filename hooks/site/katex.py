@@ -1,8 +1,8 @@
 """Server-side KaTeX: markdown-katex's syntax, rendered by one KaTeX process kept for the whole build.
 
 markdown-katex as published starts a new `katex` process for every formula and looks for that
-command again each time (about 1 s per formula where Node.js is installed; shared/reference/
-toolchain.md). Here one Node.js process loads the KaTeX that npm installed from package-lock.json
+command again each time (about 1 s per formula where Node.js is installed; measured in
+benchmarks/RESULTS.md). Here one Node.js process loads the KaTeX that npm installed from package-lock.json
 and renders every formula in about a millisecond; the same package's CSS and fonts are served with
 the site, so the HTML and the stylesheet always come from one KaTeX version. Rendered formulas are
 also kept on disk (hooks/site/katex_cache.py), so a new build process starts KaTeX only for new formulas.

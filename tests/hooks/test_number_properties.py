@@ -3,7 +3,8 @@ group for any group an author could add to groups.toml (a single response, all e
 
 The rule under test, from hooks/engine/numbers.py: the fewest decimals (one to four) that show the value exactly,
 else four and the value flagged as rounded; a float within round-off (1e-12 relative) of a decimal is that
-decimal; a minus sign only on a value that shows a non-zero digit; NaN and infinity are never printed.
+decimal; a value that is not 0 but would show as 0.0000 is written m × 10^e instead, by the same rule for m; a
+minus sign only on a value that shows a non-zero digit; NaN and infinity are never printed.
 """
 
 from __future__ import annotations
@@ -32,8 +33,12 @@ _finite = st.floats(allow_nan=False, allow_infinity=False)
 _fractions = st.fractions(max_denominator=10**6).filter(lambda f: abs(f) < 10**30)
 
 
-def _shown(digits: str, negative: bool) -> Fraction:
-    return -Fraction(digits) if negative else Fraction(digits)
+_TINY = Fraction(1, 2 * 10**MAX_DECIMALS)  # below this in size, four decimals would show 0.0000
+
+
+def _shown(digits: str, negative: bool, exponent: int = 0) -> Fraction:
+    size = Fraction(digits) * Fraction(10) ** exponent
+    return -size if negative else size
 
 
 @given(_finite)
@@ -46,6 +51,10 @@ def _shown(digits: str, negative: bool) -> Fraction:
 def test_a_float_shows_the_fewest_exact_decimals_or_four_rounded(x: float) -> None:
     shown = decimal(x)
     assert _DIGITS.fullmatch(shown.digits), shown
+    if x != 0 and abs(Fraction(x)) < _TINY:
+        _check_scientific(x, shown.digits, shown.negative, shown.exponent, shown.exact)
+        return
+    assert shown.exponent == 0
     places = len(shown.digits.split(".")[1])
     value = _shown(shown.digits, shown.negative)
     tolerance = Fraction(1e-12) * max(Fraction(1), abs(Fraction(x)))
@@ -57,6 +66,33 @@ def test_a_float_shows_the_fewest_exact_decimals_or_four_rounded(x: float) -> No
         assert places == MAX_DECIMALS
         assert abs(Fraction(x) - value) <= Fraction(1, 2 * 10**MAX_DECIMALS) + tolerance
         assert abs(Fraction(x) - Fraction(round(x, MAX_DECIMALS))) > tolerance
+
+
+def _check_scientific(x: float, digits: str, negative: bool, exponent: int, exact: bool) -> None:
+    mantissa = Fraction(digits)
+    assert 1 <= mantissa < 10 and exponent < -MAX_DECIMALS + 1, (digits, exponent)
+    assert negative == (x < 0)
+    value = _shown(digits, negative, exponent)
+    places = len(digits.split(".")[1])
+    scale = Fraction(10) ** exponent
+    if exact:
+        assert abs(Fraction(x) - value) <= Fraction(1e-12) * abs(Fraction(x))
+    else:
+        assert places == MAX_DECIMALS
+        assert abs(Fraction(x) - value) <= scale / (2 * 10**MAX_DECIMALS) * (1 + Fraction(1, 10**9))
+
+
+@example(-1e-13, True)
+@example(5e-324, False)
+@example(4.9999e-5, True)
+@given(st.floats(min_value=-4.99e-5, max_value=4.99e-5).filter(lambda v: v != 0), st.booleans())
+def test_a_value_too_small_for_four_decimals_is_never_shown_as_zero(x: float, signed: bool) -> None:
+    shown = decimal(x)
+    prose, tex = shown.prose(signed=signed), shown.tex(signed=signed)
+    assert shown.exponent < 0
+    assert re.fullmatch(r"(≈ )?[−+]?\d\.\d{1,4} × 10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+", prose), prose
+    assert re.fullmatch(r"[-+]?\d\.\d{1,4} \\times 10\^\{-\d+\}", tex), tex
+    assert prose.startswith(("≈ " + MINUS, MINUS)) == (x < 0)
 
 
 @given(_fractions)
@@ -80,7 +116,8 @@ def test_signs_and_marks_follow_the_value_shown(x: float | Fraction, signed: boo
         MINUS in prose or "+" in prose
     )
     assert shown.negative == (x < 0 and not zero)  # never "−0.0"
-    assert (MINUS in prose) == shown.negative and ("-" in tex) == shown.negative
+    sign_of_tex = tex.split(" ")[0]  # the exponent of a tiny value has a minus of its own
+    assert (MINUS in prose) == shown.negative and ("-" in sign_of_tex) == shown.negative
     assert ("+" in prose) == (signed and x > 0 and not zero)
     assert "\u2212" not in tex and "-" not in prose
     assert shown.relation == ("=" if shown.exact else r"\approx")

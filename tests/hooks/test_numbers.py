@@ -41,7 +41,10 @@ def test_signs() -> None:
     assert decimal(-2.0).prose(signed=True) == MINUS + "2.0"
     assert decimal(-2.0).tex(signed=True) == "-2.0"
     assert decimal(0.0).prose(signed=True) == "0.0"  # zero has no sign
-    assert decimal(-0.00001).prose(signed=True) == "≈ 0.0000"  # rounds to zero: no minus sign either
+    assert decimal(-0.00004).prose(signed=True) == MINUS + "4.0 × 10⁻⁵"  # not 0, so never "0.0000"
+    assert decimal(-0.00004).tex(signed=True) == r"-4.0 \times 10^{-5}"
+    assert decimal(0.00005).prose(signed=True) == "≈ +0.0001"  # the float is a hair above half the last place
+    assert decimal(2**-24).prose() == "≈ 5.9605 × 10⁻⁸"  # float32's spacing at 0.5, worked by hand: 5.96046e-8
 
 
 def test_words() -> None:

@@ -1,8 +1,9 @@
 """The grpo:widget placeholder: the figure it writes, the JSON it embeds, the errors it raises.
 
-Expected numbers come from the chapter's spec (shared/spec/grpo-chapter.md: easy [1, 1, 1, 1, 0] gives
-+0.5 and -2.0, hard [1, 0, 0, 0, 0] gives +2.0 and -0.5; TRL adds 1e-4, verl 1e-6, both on the sample
-std) and from the outside oracle tests/data/advantage-vectors.json.
+Expected numbers are worked by hand (easy [1, 1, 1, 1, 0]: mean 0.8, population std 0.4, so +0.5 and -2.0;
+hard [1, 0, 0, 0, 0]: +2.0 and -0.5), from the trainers' code (TRL 1.10.0.dev0, `trl/trainer/grpo_trainer.py`,
+adds 1e-4 to the sample std; verl b178a3c, `verl/trainer/ppo/core_algos.py`, adds 1e-6) and from the outside
+oracle tests/data/advantage-vectors.json.
 """
 
 from __future__ import annotations
@@ -119,12 +120,17 @@ def test_the_json_refuses_nan() -> None:
 
 
 def test_a_figure_is_one_block_of_html_around_its_markdown() -> None:
-    text = figure(Widget("dial", "| x |\n|---|\n| 1 |", {"x": [1]}, "A *dial*."), "the note")
+    text = figure(
+        Widget("dial", "| x |\n|---|\n| 1 |", {"x": [1]}, "Turn the *dial*.", "The *dial*'s table."), "the note"
+    )
     lines = text.split("\n")
     assert lines[0].startswith(
         '<figure class="grpo-widget" data-widget-kind="dial" data-widget-script="dial-widget.js"'
     )
-    assert lines[-1] == "</figure>" and lines[-2] == '<figcaption markdown="span">A *dial*.</figcaption>'
+    assert lines[-1] == "</figure>" and lines[-2] == (
+        '<figcaption markdown="span"><span class="grpo-interactive">Turn the *dial*.</span>'
+        '<span class="grpo-static">The *dial*\'s table.</span></figcaption>'
+    )
     assert lines[-3] == '<script type="application/json" class="grpo-widget__data">[{"x":[1]}]</script>'
     assert "| x |\n|---|\n| 1 |\n\nthe note\n\n</div>" in text
 
@@ -175,7 +181,7 @@ class _Dial:
 
 
 def _dial_widget(dial: _Dial) -> Widget:
-    return Widget("dial", "| x |\n|---|\n| 1 |", {"x": list(dial.positions)}, "A dial.")
+    return Widget("dial", "| x |\n|---|\n| 1 |", {"x": list(dial.positions)}, "Turn the dial.", "A dial.")
 
 
 def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,7 +192,7 @@ def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: py
     static = text[text.index("grpo-widget__static") : text.index("</div>")]
     assert "| x |" in static and "- ` make_dial() `" in static and "` dial.toml `" in static
     assert _data(text) == {"x": [1, 2]}
-    assert '<figcaption markdown="span">A dial.</figcaption>' in text
+    assert '<span class="grpo-interactive">Turn the dial.</span><span class="grpo-static">A dial.</span>' in text
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,8 @@ def test_conventions_match_the_oracle(group: dict[str, Any], convention: str) ->
 
 
 def test_trainer_epsilons_are_the_documented_ones() -> None:
-    # shared/reference/implementations.md: TRL adds 1e-4 to the sample std, verl 1e-6.
+    # TRL 1.10.0.dev0 (trl/trainer/grpo_trainer.py): (r - mean) / (nanstd + 1e-4), nanstd Bessel-corrected;
+    # verl b178a3c (verl/trainer/ppo/core_algos.py, compute_grpo_outcome_advantage): torch.std + 1e-6.
     assert (gx.TRL.ddof, gx.TRL.eps) == (1, 1e-4)
     assert (gx.VERL.ddof, gx.VERL.eps) == (1, 1e-6)
     assert (gx.POPULATION.ddof, gx.POPULATION.eps) == (0, 0.0)

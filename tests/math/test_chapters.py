@@ -9,15 +9,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
+import struct
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import grpo_examples as gx
+from grpo_examples import reinforce
 from grpo_examples.chapters import run
 from grpo_examples.data import DATA, DataError, load
 from tests.math.fields import field_docstrings, undocumented_fields
@@ -320,6 +323,16 @@ def test_bandit_gradient_and_variances_by_hand() -> None:
     curve = model.variance_curve
     assert curve.baselines[0] == 0.0 and curve.baselines[-1] == 2.0 and curve.variances[0] == pytest.approx(1.14)
     assert min(curve.variances) >= baselines["optimal"].variance - 1e-12
+    # Var(b) = 1.14 - 2 x 0.8 b + 0.7 b^2 equals Var(0) again at b = 2 x 0.8 / 0.7 = 16/7 = 2 b*: any larger
+    # constant baseline raises the variance above no baseline at all.
+    assert model.harmful_above == pytest.approx(16 / 7)
+    policy, rewards = np.array([0.3, 0.4, 0.2, 0.1]), np.array([2.0, 1.0, 1.0, 0.0])
+    assert reinforce.estimator_variance(policy, rewards, 16 / 7) == pytest.approx(1.14)
+    assert (
+        reinforce.estimator_variance(policy, rewards, 16 / 7 + 0.01)
+        > 1.14
+        > reinforce.estimator_variance(policy, rewards, 2.28)
+    )
 
 
 def test_bandit_simulation_shapes() -> None:
@@ -393,6 +406,71 @@ def test_practice_clip_and_dynamic_sampling_by_hand() -> None:
     assert (likely.pi_old, likely.symmetric, likely.higher) == (0.9, 1.0, 1.0)
     # Five groups; only "solved" has rewards all equal.
     assert (practice.dynamic.groups, practice.dynamic.kept) == (5, 4)
+    # The upper clip's ceiling pi_old (1 + eps) is below 1 for every pi_old below 1 / (1 + eps):
+    # 1 / 1.2 = 0.8333... and 1 / 1.28 = 0.78125.
+    assert clip.capped_below == pytest.approx({"symmetric": 1 / 1.2, "higher": 0.78125})
+    assert practice.claims.likely_token_uncapped  # 0.9 > 0.8333: pushed all the way to 1
+
+
+def test_practice_k3_gradient_by_hand() -> None:
+    # E_{x ~ p}[(1 - q(x)/p(x)) (onehot(x) - p)] = sum_x (p(x) - q(x)) onehot(x) - p sum_x (p(x) - q(x)) = p - q,
+    # since both sum to 1; and grad KL(q || p) = -sum_x q(x) (onehot(x) - p) = p - q too.
+    # p - q = (0.8 - 0.5, 0.1 - 0.2, 0.05 - 0.2, 0.05 - 0.1).
+    kl = gx.chapter("practice").kl
+    assert kl.k3_gradient == pytest.approx((0.3, -0.1, -0.15, -0.05))
+    assert kl.kl_ref_theta_gradient == pytest.approx((0.3, -0.1, -0.15, -0.05))
+    # grad KL(p || q) = sum_x p(x) ln(p(x)/q(x)) (onehot(x) - p): its first entry, with KL = 0.202716,
+    # is 0.8 ln 1.6 - 0.8 x 0.202716 = 0.376003 - 0.162173 = 0.213830.
+    assert kl.worked_kl_theta_ref_gradient == pytest.approx(0.213830, abs=1e-6)
+    assert kl.worked_k3_gradient == pytest.approx(0.3)
+    assert practice_claims().k3_gradient_is_kl_ref_theta and practice_claims().k3_gradient_is_not_kl_theta_ref
+
+
+def practice_claims() -> gx.PracticeClaims:
+    claims: gx.PracticeClaims = gx.chapter("practice").claims
+    return claims
+
+
+def _f32(x: float) -> float:
+    """x rounded to float32, by the struct module: an oracle that shares nothing with numpy."""
+    return float(struct.unpack("f", struct.pack("f", x))[0])
+
+
+def _float32_advantage_by_hand(reward: float, g: int, eps: float) -> float:
+    """Every operation of (r - mu) / (sample std + eps) rounded to float32 in turn, the sums in order."""
+    r = _f32(reward)
+    total = 0.0
+    for _ in range(g):
+        total = _f32(total + r)
+    mu = _f32(total / g)
+    d = _f32(r - mu)
+    square_sum = 0.0
+    for _ in range(g):
+        square_sum = _f32(square_sum + _f32(d * d))
+    std = _f32(math.sqrt(_f32(square_sum / (g - 1))))
+    return _f32(d / _f32(std + _f32(eps)))
+
+
+def test_practice_roundoff_of_equal_rewards_in_float32() -> None:
+    roundoff = gx.chapter("practice").roundoff
+    assert (roundoff.reward, roundoff.G) == (0.7, 9)
+    assert roundoff.exact_advantage == 0.0
+    # verl's convention (eps 1e-6) and TRL's (eps 1e-4); verl's own function, run on nine 0.7s at b178a3c, gave
+    # 0.056 to every response (huggingface/trl and volcengine/verl code read for the corrections of issue 17).
+    assert roundoff.advantage["verl"] == pytest.approx(_float32_advantage_by_hand(0.7, 9, 1e-6), rel=1e-6)
+    assert roundoff.advantage["trl"] == pytest.approx(_float32_advantage_by_hand(0.7, 9, 1e-4), rel=1e-6)
+    assert round(roundoff.advantage["verl"], 3) == 0.056
+    assert roundoff.advantage["trl"] == pytest.approx(6.0e-4, rel=0.01)
+    assert roundoff.mean != _f32(0.7) and roundoff.deviation != 0
+    assert practice_claims().roundoff_is_left_over
+
+
+@pytest.mark.parametrize("reward", [0.0, 1.0, 0.5, 2.0])
+def test_equal_rewards_that_float32_holds_leave_no_roundoff(reward: float) -> None:
+    from grpo_examples.float32 import float32_advantages
+
+    assert float32_advantages([reward] * 9, 1, 1e-6).tolist() == [0.0] * 9
+    assert _float32_advantage_by_hand(reward, 9, 1e-6) == 0.0
 
 
 # ---------------------------------------------------------------- run: the loader's bounds, and numbers by hand
@@ -468,6 +546,18 @@ def test_run_by_hand() -> None:
         assert sum(method.histogram) == pytest.approx(100.0)
 
 
+def test_run_late_plateau_of_all_equal_groups() -> None:
+    model = gx.chapter("run")
+    grpo = model.methods["grpo"]
+    assert model.late_steps == 10
+    # all_equal_share holds one percentage per step: the plateau is the mean of the last ten, rounded.
+    late = grpo.all_equal_share[-model.late_steps :]
+    assert grpo.all_equal_late_percent == round(sum(late) / len(late))
+    # The last step is a dip below the plateau (the sentence the chapter had to correct): 9 of 12 is 75 %.
+    assert (grpo.all_equal_last, grpo.all_equal_last_percent) == (9, 75)
+    assert grpo.all_equal_late_percent > grpo.all_equal_last_percent
+
+
 def test_run_first_question_by_hand() -> None:
     model = gx.chapter("run")
     toy = model.toy_question
@@ -526,5 +616,11 @@ def test_verifier_spellings_by_hand() -> None:
         "\\frac{1}{2}": "1/2",
         "x = 5": "5",
         "\\text{No}": "no",
+        "\\(56\\)": "56",  # TeX's other math delimiters peeled off
+        "{42}": "42",  # a brace group around the whole answer
+        "1{,}000": "1000",  # TeX's thousands separator
+        "\\tfrac12": "1/2",  # \frac without braces, as TeX reads it
+        "50\\%": "50%",  # a percent sign stays, in either spelling
+        "2 1/2": "2 1/2",  # a whole number beside a fraction: kept as text, not twenty-one halves
         "10^3": "10^3",  # a power is not read: a false negative the chapter shows
     }

@@ -28,6 +28,20 @@ from grpo_examples.verifier import accuracy_reward, extract_answer, format_rewar
         ("\\boxed{56", None),  # a box never closed is no answer
         ("Answer:   ", None),
         ("The unanswerable: 5", None),  # 'answer' must be a word of its own
+        # The answer line: 'answer', an optional 'is', then ':' or '=', anywhere on a line, in any case.
+        ("answer = 42", "42"),
+        ("So the FINAL ANSWER: 7", "7"),
+        ("The answer is 42", None),  # no ':' or '=': not an answer line
+        ("My answer: 3, final answer: 4", "3, final answer: 4"),  # the rest of the line after the first match
+        # Markup tags at either end of the line are not the answer; tags inside it stay.
+        ("Answer: 42</answer>", "42"),
+        ("<think>6 × 7 = 42. Answer: 42</think>", "42"),
+        ("<answer>Answer: 13</answer>", "13"),
+        ("Answer: <answer>13</answer>", "13"),
+        ("Answer: 13 </answer></think>", "13"),
+        ("Answer: <b>2</b> or <b>3</b>", "2</b> or <b>3"),
+        ("Answer: 42</answer> 43", "42</answer> 43"),  # a tag before the end is part of the line
+        ("Answer: </answer>", None),  # a tag alone is no answer
     ],
 )
 def test_extract_answer(response: str, expected: str | None) -> None:
@@ -68,6 +82,47 @@ def test_extract_answer(response: str, expected: str | None) -> None:
         ("YES", "yes"),
         ("\\left(2\\right)", "(2)"),
         ("inf", "inf"),
+        # TeX's other math delimiters, as one pair around the whole answer.
+        ("\\(56\\)", "56"),
+        ("\\[56\\]", "56"),
+        ("\\( \\frac{3}{4} \\).", "3/4"),
+        ("$\\(56\\)$", "56"),
+        ("\\(1\\) or \\(2\\)", "\\(1\\)or\\(2\\)"),  # two pairs, not one around the whole: nothing peeled
+        # TeX's thousands separator {,}, under the same rule of three digits as a plain comma.
+        ("1{,}000", "1000"),
+        ("12{,}345{,}678", "12345678"),
+        ("-2{,}500", "-2500"),
+        ("1{,}5", "1,5"),  # a decimal comma, not read
+        # \frac without braces: TeX takes one character (or one command) for each argument.
+        ("\\frac12", "1/2"),
+        ("\\tfrac12", "1/2"),
+        ("\\dfrac34", "3/4"),
+        ("\\frac 6 8", "3/4"),
+        ("\\frac1{4}", "1/4"),
+        ("\\frac{10}4", "5/2"),
+        ("-\\tfrac12", "-1/2"),
+        ("\\frac\\pi2", "\\pi/2"),
+        ("\\frac123", "1/2 3"),  # TeX reads 1/2, then a 3: not 1/23
+        # A whole number beside a fraction is not one number: not twenty-one halves, not two and a half.
+        ("2 1/2", "2 1/2"),
+        ("2\\frac{1}{2}", "2 1/2"),
+        ("\\frac{1}{2}3", "1/2 3"),
+        ("\\frac{1}{2}\\frac{1}{2}", "1/2 1/2"),
+        ("1 / 2", "1/2"),  # spaces around a slash are still one fraction
+        # A brace group around the whole answer groups nothing.
+        ("{42}", "42"),
+        ("{{42}}", "42"),
+        ("{-7}.", "-7"),
+        ("\\({42}\\)", "42"),
+        ("{1}{2}", "{1}{2}"),  # two groups, not one around the whole
+        ("\\{1\\}", "\\{1\\}"),  # escaped braces: a set, kept
+        ("{\\{1\\}}", "\\{1\\}"),
+        # A percent sign stays, in either spelling, after a number in canonical form.
+        ("50%", "50%"),
+        ("50\\%", "50%"),
+        ("50.0 \\%", "50%"),
+        ("12.5\\%", "25/2%"),
+        ("1{,}000\\%", "1000%"),
     ],
 )
 def test_normalise_answer(answer: str, expected: str) -> None:
@@ -93,10 +148,50 @@ def test_normalise_answer(answer: str, expected: str) -> None:
         ("\\boxed{56} ... actually \\boxed{54}", "56", 0.0),  # the last box counts
         ("\\boxed{5 6}", "56", 1.0),  # spaces inside a number are dropped
         ("\\boxed{-3}", "\u22123", 1.0),
+        ("Answer: \\(42\\)", "42", 1.0),
+        ("Answer: \\[ 3 \\]", "3", 1.0),
+        ("\\boxed{1{,}000}", "1000", 1.0),
+        ("\\boxed{2500}", "2{,}500", 1.0),  # a reference in TeX is normalised the same way
+        ("\\boxed{\\tfrac12}", "1/2", 1.0),
+        ("\\boxed{\\dfrac34}", "0.75", 1.0),
+        ("Answer: \\frac12", "\\frac{1}{2}", 1.0),
+        ("\\boxed{{42}}", "42", 1.0),
+        ("Answer: 50%", "50\\%", 1.0),
+        ("\\boxed{50\\%}", "50%", 1.0),
+        ("Answer: 42</answer>", "42", 1.0),
+        ("<think>12 + 30 = 42. Answer: 42</think>", "42", 1.0),
     ],
 )
 def test_accuracy_reward(response: str, reference: str, reward: float) -> None:
     assert accuracy_reward(response, reference) == reward
+
+
+@pytest.mark.parametrize(
+    ("response", "reference"),
+    [
+        ("Answer: 1/2 or 17/12", "1/2"),  # a hedge normalises to neither answer
+        ("Answer: 1/2 or 17/12", "17/12"),
+        ("Answer: \\(1/2\\) or \\(17/12\\)", "1/2"),
+        ("It should be about half a cup.", "1/2"),  # no box, no answer line
+        ("The answer is 42</answer>", "42"),  # no ':' or '=': no answer line
+        ("\\boxed{\\tfrac12} ... actually \\boxed{\\tfrac{17}{12}}", "1/2"),  # the last box counts
+        ("Answer: 42</answer> 43", "42"),
+        ("Answer: 50%", "0.5"),  # a percent sign stays: 50% is not the number one half
+        ("Answer: 50%", "50"),
+        ("\\boxed{0.5}", "50\\%"),
+        ("\\boxed{2\\frac{1}{2}}", "21/2"),  # the old rules read twenty-one halves here
+        ("\\boxed{2\\frac{1}{2}}", "5/2"),  # and a mixed number is not read as one either
+        ("Answer: 2 1/2", "21/2"),
+        ("\\boxed{\\frac123}", "1/23"),  # TeX's \frac123 is a half, then a 3
+        ("\\boxed{\\frac{1}{2}3}", "1/23"),
+        ("Answer: 1{,}5", "15"),  # a decimal comma is not a thousands separator
+        ("Answer: 1{,}5", "1.5"),  # nor read as a decimal point
+        ("Answer: {1}{2}", "12"),
+        ("Answer: \\{42\\}", "42"),  # a set holding 42 is not 42
+    ],
+)
+def test_wrong_hedged_and_ambiguous_answers_stay_refused(response: str, reference: str) -> None:
+    assert accuracy_reward(response, reference) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -122,6 +217,14 @@ def test_format_reward(response: str, reward: float) -> None:
 def test_verify_shows_every_step() -> None:
     verdict = verify("<think>3/4 × 2/3 = 6/12</think> \\boxed{\\dfrac{6}{12}}", "1/2")
     assert verdict.answer == "\\dfrac{6}{12}"
+    assert verdict.normalised == "1/2"
+    assert verdict.reference == "1/2"
+    assert (verdict.accuracy, verdict.format) == (1.0, 1.0)
+
+
+def test_verify_reads_an_answer_line_in_tags_delimiters_and_braceless_fractions() -> None:
+    verdict = verify("<think>3/4 of 2/3 is 6/12.</think>\nAnswer: \\(\\tfrac12\\)</answer>", "0.5")
+    assert verdict.answer == "\\(\\tfrac12\\)"  # the tag goes at extraction, the delimiters at normalisation
     assert verdict.normalised == "1/2"
     assert verdict.reference == "1/2"
     assert (verdict.accuracy, verdict.format) == (1.0, 1.0)

@@ -52,7 +52,8 @@ def test_scale_is_taught_with_both_groups(chapter: str) -> None:
 
 def test_trainer_numbers_name_their_trainer(chapter: str) -> None:
     text = visible_text(chapter)
-    # shared/reference/implementations.md: TRL +0.4471 / -1.7885, verl +0.4472 / -1.7889 (rounded here).
+    # By hand: sample std of [1, 1, 1, 1, 0] is sqrt(0.2) = 0.44721; 0.2 / (0.44721 + 1e-4) = 0.44711 and
+    # -0.8 / (0.44721 + 1e-4) = -1.78845 (TRL); with 1e-6, 0.44721 and -1.78885 (verl).
     assert "TRL: sample std + 1e-4 G - 1 ≈ 0.4472 ≈ +0.4471 ≈ -1.7885" in text
     assert "verl: sample std + 1e-6 G - 1 ≈ 0.4472 ≈ +0.4472 ≈ -1.7889" in text
 

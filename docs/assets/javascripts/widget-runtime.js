@@ -25,8 +25,24 @@
     return Number(below.slice(-1)) % 2 === 0 ? below : nearest;
   }
 
+  const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+  /* A value too small for `places` decimals, which would read as 0, as m × 10^e: m with the fewest decimals
+     within round-off of m to seventeen digits, else rounded; toExponential rounds correctly, as Python's '%e'
+     does. Mantissas are compared, not values: parsing '4.9e-324' back would round it onto 5e-324 */
+  function scientific(x, places, signed) {
+    const size = Math.abs(x), mantissaOf = (d) => Number(size.toExponential(d).split("e")[0]);
+    const full = mantissaOf(16);
+    let p = 1;
+    while (p <= places && Math.abs(full - mantissaOf(p)) > 1e-12 * full) p++;
+    const exact = p <= places, [mantissa, exponent] = size.toExponential(exact ? p : places).split("e");
+    const power = ` × 10${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join("")}`;
+    return (exact ? "" : "≈ ") + (x < 0 ? MINUS : signed ? "+" : "") + mantissa + power;
+  }
+
   /* As hooks/engine/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
   function format(x, places, signed) {
+    if (x !== 0 && Math.abs(x) < 0.5 * 10 ** -places) return scientific(x, places, signed);
     let p = 1;
     while (p <= places && Math.abs(Math.abs(x) - Number(fixed(x, p))) > 1e-12 * Math.max(1, Math.abs(x))) p++;
     const exact = p <= places, digits = fixed(x, exact ? p : places);
