@@ -10,6 +10,7 @@ from hooks.engine.numbers import MINUS
 
 _BLOCK_TAG = re.compile(r"</?(?:p|div|td|th|tr|li|ul|ol|h[1-6]|br|table|details|summary|figure|figcaption)\b[^>]*>")
 _TAG = re.compile(r"<[^>]+>")
+_CODE = re.compile(r"<code\b[^>]*>(.*?)</code>", re.DOTALL)
 _ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
 _RESOURCE = re.compile(r'<(?:script|img|iframe|source|video|audio)\b[^>]*?\bsrc="([^"]+)"', re.IGNORECASE)
 _LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
@@ -40,6 +41,12 @@ def visible_text(fragment: str) -> str:
     fragment = re.sub(r"<(script|style)\b.*?</\1>", " ", fragment, flags=re.DOTALL)
     text = html.unescape(_TAG.sub("", _BLOCK_TAG.sub(" ", fragment)))
     return re.sub(r"\s+", " ", text.replace(MINUS, "-")).strip()
+
+
+def code_texts(fragment: str) -> list[str]:
+    """The text of every <code> element (inline code, and each code block), as a reader reads it: the
+    highlighter's spans and line anchors dropped, entities unescaped."""
+    return [html.unescape(_TAG.sub("", code)) for code in _CODE.findall(fragment)]
 
 
 def formulas_tex(fragment: str) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 
 from tests.browser.conftest import FILLED_IN, watch
-from tests.conftest import PublishedSite
+from tests.conftest import PublishedSite, Server
 from tests.site_html import article, page_html
 
 PALETTE = {"light": "default", "dark": "slate"}  # Material's scheme for each prefers-color-scheme
@@ -58,6 +58,56 @@ def test_widgets_print_as_their_static_tables(printed: Page) -> None:
     tables = printed.locator(".grpo-widget__static table")
     assert tables.count() >= 2 and all(_shown(printed, ".grpo-widget__static table"))
     assert "−2.0" in tables.first.inner_text()  # the easy group's wrong answer, as the chapter states it
+
+
+def _visible_text(page: Page, selector: str) -> list[str]:
+    """The text of each shown element, its hidden parts left out. Not innerText: the book lays out far-off
+    sections lazily (content-visibility), and innerText is empty for them until they are scrolled to."""
+    texts: list[str] = page.locator(selector).evaluate_all(
+        """els => els.filter(e => e.checkVisibility()).map(e => {
+            const shown = (n) => n.nodeType === Node.TEXT_NODE ? n.textContent : n.nodeType !== Node.ELEMENT_NODE ? ""
+                : getComputedStyle(n).display === "none" ? "" : [...n.childNodes].map(shown).join("");
+            return shown(e).trim();
+        })"""
+    )
+    return texts
+
+
+# Words that speak of controls: a reader of paper, or of a page without JavaScript, has none.
+CONTROLS = re.compile(r"\b(sliders?|drag|click|tap|try it|flip a|move the probability)\b", re.IGNORECASE)
+
+
+def test_on_paper_no_caption_or_paragraph_speaks_of_controls(printed: Page) -> None:
+    captions = _visible_text(printed, "figure.grpo-widget figcaption")
+    assert captions and all("as grpo_examples computed them" in c.lower() for c in captions), captions
+    words = _visible_text(printed, "article p, article figcaption")
+    assert [w for w in words if CONTROLS.search(w)] == []
+
+
+def test_on_screen_the_drawn_widget_has_the_words_for_its_controls(browser: Browser, site_server: Server) -> None:
+    for path in ("grpo/", "ppo/", "grpo-in-practice/"):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(site_server.url + path)
+        page.locator("figure.grpo-widget--live figcaption .grpo-interactive").first.wait_for()  # drawn and shown
+        captions = _visible_text(page, "figure.grpo-widget figcaption")
+        assert captions and all("your browser recomputes" in c.lower() or CONTROLS.search(c) for c in captions), (
+            path,
+            captions,
+        )
+        assert all("as grpo_examples computed them" not in c.lower() for c in captions), (path, captions)
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["grpo/", "ppo/", "grpo-in-practice/"])
+def test_without_javascript_no_words_speak_of_controls(browser: Browser, site_server: Server, path: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_server.url + path)
+    captions = _visible_text(page, "figure.grpo-widget figcaption")
+    assert captions and all("as grpo_examples computed them" in c.lower() for c in captions), captions
+    assert [w for w in _visible_text(page, "article p, article figcaption") if CONTROLS.search(w)] == []
+    context.close()
 
 
 def test_notes_on_how_numbers_were_computed_print_open(printed: Page) -> None:
