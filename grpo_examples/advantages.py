@@ -41,7 +41,7 @@ def group_std(rewards: Rewards, ddof: int = 0) -> float:
     """sigma = sqrt( (1/(G - ddof)) sum_i (r_i - mu)^2 ).
 
     ddof=0 is the population std (divide by G), the book's convention; ddof=1 is the sample std
-    (divide by G-1), what torch.std, TRL and verl compute. The sample std of one reward is undefined.
+    (divide by G-1), what verl (torch.std) and TRL (its nanstd) compute. The sample std of one reward is undefined.
     """
     r = as_rewards(rewards)
     if r.size - ddof <= 0:

@@ -54,7 +54,10 @@ def test_the_difficulty_bias_and_the_length_bias_carry_their_numbers(chapter: st
 
 def test_the_clip_and_the_kl_carry_their_numbers(chapter: str) -> None:
     text = visible_text(chapter)
-    assert "A token sampled with probability 0.01 can rise only to 0.012 in one batch (0.0128 with clip-higher)" in text
+    assert (
+        "A token sampled with probability 0.01 is pushed up only to 0.012 in one batch (0.0128 with clip-higher)"
+        in text
+    )
     assert "is negative on three of the four tokens" in text
     tex = formulas_tex(chapter)
     assert any(r"\approx 0.625 - (-0.4700) - 1 \approx 0.0950" in t for t in tex)  # 0.625 - 1 + ln 1.6

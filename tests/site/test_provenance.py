@@ -37,7 +37,10 @@ WORDS = {
          "thirteen", "fourteen", "fifteen", "sixteen"]
     )
 }  # fmt: skip
-NUMBER = re.compile(rf"(?P<approx>≈ )?(?P<sign>[+{MINUS}])?(?P<digits>\d+(?:\.(?P<decimals>\d+))?)")
+NUMBER = re.compile(
+    rf"(?P<approx>≈ )?(?P<sign>[+{MINUS}])?(?P<digits>\d+(?:\.(?P<decimals>\d+))?)(?: × 10(?P<power>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
+)
+_FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 # One decimal place of round-off in a float: the tolerance of an exact number computed in floating point.
 FLOAT_ROUND_OFF = 1e-12
 
@@ -153,9 +156,11 @@ def read_shown(text: str) -> Shown:
     number = NUMBER.fullmatch(text)
     if number is None:
         return Shown(None)
-    value = Fraction(number.group("digits")) * (-1 if number.group("sign") == MINUS else 1)
+    exponent = int(number.group("power").translate(_FROM_SUPERSCRIPT)) if number.group("power") else 0
+    value = Fraction(number.group("digits")) * Fraction(10) ** exponent * (-1 if number.group("sign") == MINUS else 1)
     rounded = number.group("approx") is not None
-    return Shown(value, decimals=len(number.group("decimals") or "") if rounded else None)
+    # m × 10^e with d decimals of m: its last digit is worth 10^(e - d), so it holds d - e decimals.
+    return Shown(value, decimals=len(number.group("decimals") or "") - exponent if rounded else None)
 
 
 def _exactly(value: int | float | Fraction, number: Fraction) -> bool:
@@ -295,6 +300,11 @@ def test_every_expression_of_every_note_runs(provenance: SiteProvenance) -> None
         ("56", "54", False),
         ("56", 56, True),
         ("fifty-six", 56, False),
+        ("≈ 5.9605 × 10⁻⁸", 2**-24, True),  # a value too small for four decimals: 5.96046e-8
+        ("≈ 5.9604 × 10⁻⁸", 2**-24, False),
+        ("≈ 5.9605 × 10⁻⁷", 2**-24, False),  # the power is read
+        ("−4.0 × 10⁻⁵", -4e-5, True),
+        ("4.0 × 10⁻⁵", -4e-5, False),
         ("0.0", 1e-13, True),  # zero computed in floating point
         ("0.0", 1e-6, False),
         ("1.0", True, False),  # a claim is never shown as a number

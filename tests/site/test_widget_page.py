@@ -103,5 +103,7 @@ def test_the_contributor_page_documents_the_contract(built_site: Path) -> None:
     # Every helper the runtime shares, and every function of the group's port, as the served scripts name them.
     runtime = (built_site / SCRIPTS / "widget-runtime.js").read_text(encoding="utf-8")
     group = (built_site / SCRIPTS / "group-widget.js").read_text(encoding="utf-8")
-    missing = [name for name in _exported(runtime, "grpoWidgets") + _exported(group, "grpoWidget") if not documented(name)]
+    missing = [
+        name for name in _exported(runtime, "grpoWidgets") + _exported(group, "grpoWidget") if not documented(name)
+    ]
     assert not missing, f"docs/guide/widgets.md does not document {missing}"
