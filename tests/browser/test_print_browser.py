@@ -74,7 +74,9 @@ def _visible_text(page: Page, selector: str) -> list[str]:
 
 
 # Words that speak of controls: a reader of paper, or of a page without JavaScript, has none.
-CONTROLS = re.compile(r"\b(sliders?|drag|click|tap|try it|flip a|move the probability)\b", re.IGNORECASE)
+CONTROLS = re.compile(
+    r"\b(sliders?|drag|click|tap|try it|flip (a|the)|move the (two|probabilit)|and watch)\b", re.IGNORECASE
+)
 
 
 def test_on_paper_no_caption_or_paragraph_speaks_of_controls(printed: Page) -> None:
@@ -107,6 +109,19 @@ def test_without_javascript_no_words_speak_of_controls(browser: Browser, site_se
     captions = _visible_text(page, "figure.grpo-widget figcaption")
     assert captions and all("as grpo_examples computed them" in c.lower() for c in captions), captions
     assert [w for w in _visible_text(page, "article p, article figcaption") if CONTROLS.search(w)] == []
+    context.close()
+
+
+def test_the_whole_book_on_screen_speaks_of_tables_not_controls(browser: Browser, site_server: Server) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(site_server.url + "print/")
+    page.wait_for_function(FILLED_IN)
+    captions = _visible_text(page, "figure.grpo-widget figcaption")
+    assert len(captions) >= 3 and all("as grpo_examples computed them" in c.lower() for c in captions), captions
+    # The reader's chapters; the author's guide, printed with them, describes the widgets' controls on purpose.
+    chapters = ".grpo-book-chapter:not([id^='guide']) :is(p, figcaption)"
+    assert [w for w in _visible_text(page, chapters) if CONTROLS.search(w)] == []
     context.close()
 
 
