@@ -12,33 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import copy_project, mkdocs_build
+from tests.hooks.test_author_slips import SLIPS as HOOK_SLIPS
 
-# (the line appended to the chapter, what the message must say)
-SLIPS = {
-    "misspelt group": (
-        "Its mean is <!-- grpo:value esay.mean -->.",
-        ["unknown name 'esay': a path starts with one of easy, hard", "; did you mean 'easy'?"],
-    ),
-    "misspelt field": (
-        "Its mean is <!-- grpo:value easy.meen -->.",
-        ["easy has no 'meen' (it has rewards", "; did you mean 'mean'?"],
-    ),
-    "misspelt kind": ("Its mean is <!-- grpo:valeu easy.mean -->.", ["did you mean 'value'?"]),
-    "wrong option": ("Its mean is <!-- grpo:value easy.mean as=percent -->.", ["write as=words, or nothing"]),
-    "wrong argument": (
-        "<!-- grpo:formula easy.mean inline -->",
-        ["grpo:formula takes 1 path(s), got 2: 'easy.mean inline'", "<!-- grpo:formula easy.mean display -->"],
-    ),
-    "unclosed placeholder": ("Its mean is <!-- grpo:value easy.mean.", ["unclosed placeholder", "'-->'"]),
-    "TeX that KaTeX rejects": (
-        "The mean: $`\\mu = \\fracc{4}{5}`$.",
-        ["KaTeX cannot render this formula", "\\fracc", "fix the TeX", "katex.org/docs/supported"],
-    ),
-    "typed number": (
-        "Its mean is 0.8 for the group.",
-        ["typed number 0.8 (decimal)", "write <!-- grpo:value easy.mean -->", "literal: why"],
-    ),
-}
+# A slip of each kind, from the page hook's own list: (the line appended to the chapter, what the message must say).
+BUILT = ("misspelt group", "misspelt field", "misspelt kind", "wrong option", "wrong argument",
+         "unclosed placeholder", "TeX that KaTeX rejects", "typed number")  # fmt: skip
+SLIPS = {name: HOOK_SLIPS[name] for name in BUILT}
 
 
 def _append(project: Path, line: str) -> int:
