@@ -10,6 +10,7 @@ would in a real book that repeats a formula; the counts of distinct formulas are
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import shutil
 from pathlib import Path
@@ -58,8 +59,10 @@ def make_book(project: Path, times: int) -> int:
     docs = project / "docs"
     pages = [p for p in docs.rglob("*.md") if "assets" not in p.relative_to(docs).parts]
     config_file = project / "mkdocs.yml"
-    with config_file.open(encoding="utf-8") as handle:
-        config = yaml_load(handle)  # MkDocs' loader: resolves !ENV
+    # MkDocs' loader resolves !ENV; !relative it resolves only for a config being built, so the one use of it
+    # (the snippets' base_path: the book's folder) is written out as the copy's own folder first.
+    text = config_file.read_text(encoding="utf-8").replace("!relative $config_dir", json.dumps(str(project)))
+    config = yaml_load(text)
     nav = config.get("nav")
     for copy in range(1, times):
         for page in pages:

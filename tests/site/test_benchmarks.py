@@ -10,14 +10,16 @@ import json
 import urllib.request
 from pathlib import Path
 
+from mkdocs.config import load_config
+
 from benchmarks.math_cost import site_formulas
 from benchmarks.pages import external_blocking_tags, fonts_without_swap
 from benchmarks.report import render
 from benchmarks.static_server import serve
-from benchmarks.synthetic import distinct_tex
+from benchmarks.synthetic import distinct_tex, make_book
 from benchmarks.targets import judge
 from hooks.engine import scan
-from tests.conftest import ROOT
+from tests.conftest import ROOT, copy_project
 
 
 def test_synthetic_copy_changes_every_written_formula_and_nothing_else() -> None:
@@ -100,3 +102,13 @@ def test_the_report_gives_the_desktop_scores_of_the_pages_under_target_and_only_
     }
     page = results["pages"][0]["page"]
     assert f"desktop preset, for each page under target on the phone: {page} 99 (98, 99, 100)." in render(results, "")
+
+
+def test_a_synthetic_book_is_a_config_mkdocs_loads(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "book")
+    pages = make_book(project, 2)
+    config = load_config(str(project / "mkdocs.yml"))
+    assert pages == 2 * len([p for p in (ROOT / "docs").rglob("*.md") if "assets" not in p.parts])
+    assert any("Copy 1" in item for item in config["nav"] if isinstance(item, dict))
+    [snippets] = [e for e in config["markdown_extensions"] if e == "pymdownx.snippets"]
+    assert config["mdx_configs"][snippets]["base_path"] == str(project)  # the copy's own folder, not the book's
