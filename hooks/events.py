@@ -26,7 +26,7 @@ from hooks.engine import drift_guard, scan
 from hooks.engine.book import Book
 from hooks.engine.placeholders import Problem, expand
 from hooks.engine.tree import Subject, subject
-from hooks.site import build_date, katex_fonts, math_labels, page_meta, print_book, stylesheets, tables
+from hooks.site import build_date, katex_fonts, math_labels, page_meta, print_book, provenance, stylesheets, tables
 from hooks.site.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.site.math_switch import MathSwitchError, math_rendered
 
@@ -171,10 +171,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """The page's date is its sources' (hooks/site/build_date.py), its description is checked and escaped, an
     element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
-    comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py)."""
+    comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
+    each computed value opens its provenance on a tap or a key (hooks/site/provenance.py)."""
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
-    return tables.wrap(math_labels.label_lone_formulas(html))
+    name = page.file.src_uri.removesuffix(".md").replace("/", "-")
+    return tables.wrap(math_labels.label_lone_formulas(provenance.disclose(html, name)))
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:

@@ -25,6 +25,21 @@ KATEX_FONT_PRELOAD = re.compile(
 KATEX_MAIN, KATEX_MATH = "fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_Math-Italic.woff2"
 
 
+# A computed value as the site shows it (hooks/site/provenance.py): a button, and the popover it opens.
+_VALUE = re.compile(
+    r'<button type="button" class="grpo-value" popovertarget="(?P<target>[^"]*)">(?P<shown>[^<]*)</button>'
+    r'<span class="grpo-why" id="(?P=target)" popover data-search-exclude>Computed at build time: '
+    r"<code>(?P<expression>.*?)</code></span>",
+    re.DOTALL,
+)
+
+
+def computed_values(fragment: str) -> list[tuple[str, str]]:
+    """Each computed value of the HTML, in order: (the expression its popover names, the text shown), both
+    still HTML-escaped."""
+    return [(m["expression"].replace("<wbr>", ""), m["shown"]) for m in _VALUE.finditer(fragment)]
+
+
 def page_html(site: Path, page: str) -> str:
     return (site / page / "index.html").read_text(encoding="utf-8")
 
@@ -38,6 +53,7 @@ def article(page: str) -> str:
 def visible_text(fragment: str) -> str:
     """Text as a reader sees it, without KaTeX's MathML copy, whitespace folded, minus signs plain."""
     fragment = re.sub(r'<span class="katex-mathml">.*?</math></span>', " ", fragment, flags=re.DOTALL)
+    fragment = re.sub(r'<span class="grpo-why"[^>]*>.*?</span>', "", fragment, flags=re.DOTALL)  # until opened
     fragment = re.sub(r"<(script|style)\b.*?</\1>", " ", fragment, flags=re.DOTALL)
     text = html.unescape(_TAG.sub("", _BLOCK_TAG.sub(" ", fragment)))
     return re.sub(r"\s+", " ", text.replace(MINUS, "-")).strip()

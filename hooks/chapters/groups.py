@@ -247,7 +247,8 @@ def group_table(group: gx.Group) -> str:
             escape_markdown(response.text),
             escape_markdown(response.answer or "none"),
             f"{response.reward:g}",
-            decimal(response.advantage).prose(signed=True),
+            # no-break spaces: a rounded advantage's "≈" never ends a line with its number on the next
+            decimal(response.advantage).prose(signed=True).replace(" ", NBSP),
         ]
         for i, response in enumerate(group.responses, start=1)
     ]

@@ -62,7 +62,8 @@ def gradient_tex(case: gx.WorkedClip) -> str:
     if case.binds:
         side = rf"{ratio.tex()} > 1+\epsilon = {high}" if case.above else rf"{ratio.tex()} < 1-\epsilon = {low}"
         sign = "A > 0" if case.above else "A < 0"  # the clip binds above the range for A > 0, below it for A < 0
-        why = rf"(\rho {ratio.relation} {side},\ {sign}\text{{: the clip binds}})"
+        # the reason in rows of its own, each short enough for a phone's line
+        why = rf"\text{{the clip binds:}} \\ \rho {ratio.relation} {side},\quad {sign}"
         return rf"\begin{{gathered}} {head} = 0 \\ {why} \end{{gathered}}"
     gradient = decimal(case.gradient)
     return rf"{head} = A {gradient.relation} {gradient.tex(signed=True)}"

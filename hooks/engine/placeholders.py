@@ -144,7 +144,8 @@ def shown(found: Found, style: str | None) -> str:
 
 
 def value(book: Book, placeholder: Placeholder, line: str) -> Expansion:
-    """A formatted number (or text) inside a sentence, with the expression behind it as a tooltip."""
+    """A formatted number (or text) inside a sentence, with the expression behind it as its title (which the
+    site turns into a popover a tap opens: hooks/site/provenance.py)."""
     _only(placeholder, 1, {"as"})
     found = _find(book, placeholder.args[0])
     text = shown(found, placeholder.options.get("as"))

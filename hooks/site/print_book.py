@@ -61,7 +61,7 @@ _OPENING_TAG = re.compile(
 )
 _CLOSING_HEADING = re.compile(r"</h([1-5])>")
 _ATTRIBUTE = re.compile(
-    r"""(\s)(id|for|aria-labelledby|aria-describedby|aria-controls|href|src|xlink:href)=("[^"]*"|'[^']*')"""
+    r"""(\s)(id|for|popovertarget|aria-labelledby|aria-describedby|aria-controls|href|src|xlink:href)=("[^"]*"|'[^']*')"""
 )
 _ID_LISTS = {"aria-labelledby", "aria-describedby", "aria-controls"}
 _WIDGET_SCRIPT = re.compile(r'\sdata-widget-script="[^"]*"')  # what the loader reads (hooks/engine/widget.py)
@@ -142,7 +142,7 @@ def _opening_tag(tag: re.Match[str], name: str, base: str, names: dict[str, str]
     def attribute(match: re.Match[str]) -> str:
         space, key, quoted = match.groups()
         value = quoted[1:-1]
-        if key in ("id", "for"):
+        if key in ("id", "for", "popovertarget"):
             value = f"{name}--{value}"
         elif key in _ID_LISTS:
             value = " ".join(f"{name}--{part}" for part in value.split())

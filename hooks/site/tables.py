@@ -13,6 +13,8 @@ the stylesheet the theme serves and retargeted to the class: they follow the Mat
 from __future__ import annotations
 
 import re
+from html import escape
+from html.parser import HTMLParser
 from pathlib import Path
 
 CLASS = "grpo-table"
@@ -24,6 +26,14 @@ CLASS_ATTRIBUTE = re.compile(r"\sclass\s*=")
 COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 BRACE = re.compile(r"[{}]")
 STYLESHEET_GLOB = "assets/stylesheets/main.*.min.css"
+STACK_CLASS = "grpo-table--stack"
+STACK_FROM = 3  # columns: two fit a phone's width (a glossary); from three, rows become cards there (book.css)
+_WRAPPED_TABLE = re.compile(rf'<table class="{CLASS}"[^>]*>.*?</table>', re.DOTALL)  # Markdown's: never nested
+_HEADER_ROW = re.compile(r"<thead>.*?</thead>", re.DOTALL)
+_HEADER_CELL = re.compile(r"<th\b[^>]*>(.*?)</th>", re.DOTALL)
+_BODY_ROW = re.compile(r"<tr>.*?</tr>", re.DOTALL)
+_BODY_CELL = re.compile(r"<td\b([^>]*)>")
+_VOID = {"br", "wbr", "img", "hr", "input", "col"}
 
 
 class TableStyleError(Exception):
@@ -31,7 +41,65 @@ class TableStyleError(Exception):
 
 
 def wrap(html: str) -> str:
-    """Each table without a class, in Material's scroll box and marked with CLASS; other tables as they were."""
+    """Each table without a class, in Material's scroll box and marked with CLASS (and labelled to stack on a
+    phone when it is wide: `stackable`); other tables as they were."""
+    return _WRAPPED_TABLE.sub(lambda table: stackable(table.group()), _wrap(html))
+
+
+def stackable(table: str) -> str:
+    """A table of STACK_FROM columns or more, marked STACK_CLASS, each body cell labelled with its column's
+    header as a screen reader reads it (data-label), for book.css to lay each row out as a card on a phone:
+    six columns do not fit 360 px, and scrolling sideways hides the columns a reader came for."""
+    header = _HEADER_ROW.search(table)
+    if header is None:
+        return table
+    labels = [escape(_spoken_text(cell), quote=True) for cell in _HEADER_CELL.findall(header.group())]
+    if len(labels) < STACK_FROM:
+        return table
+
+    def labelled(row: re.Match[str]) -> str:
+        cells = iter(labels)
+        return _BODY_CELL.sub(lambda cell: f'<td data-label="{next(cells, "")}"{cell.group(1)}>', row.group())
+
+    body_start = header.end()
+    table = table[:body_start] + _BODY_ROW.sub(labelled, table[body_start:])
+    return table.replace(f'<table class="{CLASS}"', f'<table class="{CLASS} {STACK_CLASS}"', 1)
+
+
+def _spoken_text(cell: str) -> str:
+    """A header cell's text as a screen reader gets it: without what is aria-hidden (KaTeX's HTML for the eye,
+    a formula read from a label instead), without the TeX behind a formula's MathML, and without a computed
+    value's provenance, which is shown only when opened."""
+    reader = _SpokenText()
+    reader.feed(cell)
+    reader.close()
+    return " ".join("".join(reader.text).split())
+
+
+class _SpokenText(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self._hidden: list[bool] = []  # per open element: whether it (or what holds it) is hidden
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID:
+            return
+        inside = bool(self._hidden) and self._hidden[-1]
+        attributes = dict(attrs)
+        hidden = attributes.get("aria-hidden") == "true" or "popover" in attributes  # a value's provenance
+        self._hidden.append(inside or hidden or tag == "annotation")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in _VOID and self._hidden:
+            self._hidden.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not (self._hidden and self._hidden[-1]):
+            self.text.append(data)
+
+
+def _wrap(html: str) -> str:
     parts: list[str] = []
     wrapped: list[bool] = []  # one per open table: whether its closing tag closes a box too
     position = 0

@@ -158,6 +158,11 @@ def test_the_search_dialog_with_its_results_passes_axe(browser: Browser, publish
     page.wait_for_function(FILLED_IN)
     page.wait_for_function(LAID_OUT)
     page.wait_for_function(SCROLLABLES_SETTLED)
+    # Every animation ten times slower, as on a busy machine: the overlay's fade lasts 2.5 s, so the test shows
+    # that it waits for the fade to end and not for a lucky moment (it failed so before that wait).
+    session = context.new_cdp_session(page)
+    session.send("Animation.enable")
+    session.send("Animation.setPlaybackRate", {"playbackRate": 0.1})
     page.keyboard.press("/")  # Material's shortcut: opens the search
     page.keyboard.type("advantage")
     page.locator(".md-search-result__item").first.wait_for()

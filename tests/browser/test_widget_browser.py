@@ -22,6 +22,7 @@ from tests.conftest import ROOT, Server
 
 ORACLE = json.loads((ROOT / "tests" / "data" / "advantage-vectors.json").read_text())["groups"]
 ORACLE_KEYS = {"population": "population", "trl": "trl_sample_eps_1e-4", "verl": "verl_sample_eps_1e-6"}
+NBSP = "\u00a0"
 ADVANTAGES = "cases => cases.map(([r, ddof, eps, rtol]) => window.grpoWidget.advantages(r, ddof, eps, rtol))"
 
 
@@ -125,9 +126,13 @@ def test_the_toggle_turns_every_reward_into_its_advantage_and_back(chapter: Page
     expect(chapter.locator(".gw-note")).to_contain_text("4 times")
     chapter.wait_for_timeout(700)  # let the bar finish moving
     after = bar.bounding_box()
-    assert before is not None and after is not None
-    # The wrong answer's bar grows from nothing to two units left of zero.
-    assert after["width"] > before["width"] + 50 and after["x"] < before["x"]
+    track = chapter.locator(".gw-response .gw-track").nth(4).bounding_box()
+    assert before is not None and after is not None and track is not None
+    # The wrong answer's bar grows from nothing at 0, the reward axis's left end, to two units left of zero:
+    # from the left end of the advantage axis (-2) to its middle (0).
+    assert after["width"] > before["width"] + 50
+    assert after["x"] == pytest.approx(track["x"], abs=1)
+    assert after["x"] + after["width"] == pytest.approx(track["x"] + track["width"] / 2, abs=1)
     chapter.get_by_label("Rewards", exact=True).check()
     assert _shown(chapter) == ["1", "1", "1", "1", "0"]
 
@@ -144,8 +149,9 @@ def test_every_bar_of_both_problems_is_drawn_on_one_scale(chapter: Page) -> None
     chapter.get_by_label("The hard problem", exact=True).check()
     hard = _bar_widths(chapter)
     assert hard[0] == pytest.approx(easy[4]) and hard[1] == pytest.approx(easy[0])  # +2.0 and -0.5, same lengths
+    # Rewards have their own axis, from 0 to 1 (tests/browser/test_group_widget_browser.py): a reward of 1 fills it.
     chapter.get_by_label("Rewards", exact=True).check()
-    assert _bar_widths(chapter)[0] == pytest.approx(2 * easy[0])  # a reward of 1 is twice an advantage of 0.5
+    assert _bar_widths(chapter) == pytest.approx([100] + [0] * 4)
 
 
 def test_the_hard_problem_reverses_the_signs(chapter: Page) -> None:
@@ -191,7 +197,7 @@ def test_adding_and_removing_responses_keeps_g_between_2_and_16(chapter: Page) -
     chapter.get_by_role("button", name="Add a wrong response").click()
     # [1, 1, 1, 1, 0, 0]: mean 2/3, std sqrt(2)/3, so A = +1/sqrt(2) and -sqrt(2).
     assert _attribute(chapter, "advantage") == pytest.approx([1 / math.sqrt(2)] * 4 + [-math.sqrt(2)] * 2)
-    assert _shown(chapter) == ["≈ +0.7071"] * 4 + ["≈ −1.4142"] * 2
+    assert _shown(chapter) == [f"≈{NBSP}+0.7071"] * 4 + [f"≈{NBSP}−1.4142"] * 2  # "≈" bound to its number
     expect(chapter.locator(".gw-response").nth(5)).to_contain_text("A response you added")
     expect(chapter.locator(".gw-response").nth(5)).to_contain_text("reward set by you")
     remove = chapter.get_by_role("button", name="Remove the last response")
@@ -218,10 +224,10 @@ def test_the_convention_switch_uses_the_sample_std_and_each_trainers_epsilon(cha
     chapter.get_by_label("TRL: sample std + 1e-4", exact=True).check()
     assert _attribute(chapter, "advantage") == pytest.approx(easy["trl_sample_eps_1e-4"], rel=1e-12)
     expect(chapter.locator(".gw-stats")).to_contain_text("sample std σₛ≈ 0.4472")
-    expect(chapter.locator(".gw-stats")).to_contain_text("eps0.0001")
+    expect(chapter.locator(".gw-stats")).to_contain_text("eps1e-4")  # as the convention's label writes it
     chapter.get_by_label("verl: sample std + 1e-6", exact=True).check()
     assert _attribute(chapter, "advantage") == pytest.approx(easy["verl_sample_eps_1e-6"], rel=1e-12)
-    assert _shown(chapter)[-1] == "≈ −1.7889"
+    assert _shown(chapter)[-1] == f"≈{NBSP}−1.7889"
     expect(chapter.locator(".gw-source")).to_contain_text("volcengine/verl")  # the trainer's fact, with its source
     chapter.get_by_label("the book: population std", exact=True).check()
     assert _shown(chapter)[-1] == "−2.0"

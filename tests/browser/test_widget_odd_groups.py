@@ -159,3 +159,22 @@ def test_the_widget_passes_axe_in_its_edited_states(browser: Browser, widget_pag
     page.get_by_label("Rewards", exact=True).check()
     assert run_axe(page) == []
     context.close()
+
+
+def test_the_reward_axis_runs_from_the_lowest_reward_to_the_highest(page: WatchedPage, widget_page: str) -> None:
+    # Rewards are drawn from 0 on an axis that fits them, 0 included: [0.25, 0.5, 1.0, -0.5, 0.75] from -0.5 to
+    # 1.0, span 1.5, so 0 sits a third of the way along. Each bar runs from 0 to its reward.
+    _serve_with(page.page, widget_page, ODD_GROUPS["not 0 or 1"])
+    page.page.goto(widget_page)
+    ticks = page.page.locator(".gw-ticks .gw-tick").evaluate_all(
+        "ts => ts.map(t => [t.textContent, parseFloat(t.style.left)])"
+    )
+    # (a style reads back to six significant digits)
+    assert ticks == [["−0.5", 0], ["0", pytest.approx(100 / 3, abs=1e-3)], ["1", 100]]
+    bars = page.page.locator("li.gw-response .gw-bar").evaluate_all(
+        "bs => bs.map(b => [parseFloat(b.style.left), parseFloat(b.style.width)])"
+    )
+    third = 100 / 3
+    expected = [[third, 0.25 / 1.5 * 100], [third, 0.5 / 1.5 * 100], [third, 2 * third], [0, third], [third, 50]]
+    assert bars == [pytest.approx(bar, abs=1e-3) for bar in expected]
+    assert page.console_errors == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import copy_project, mkdocs_build
+from tests.site_html import computed_values
 
 CHAPTERS = ("verifiable-rewards", "training-run", "glossary", "references")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -21,7 +22,7 @@ def _page(site: Path, name: str) -> str:
 
 def _values(html: str) -> list[str]:
     """Every computed value on the page, in order."""
-    return re.findall(r'<span class="grpo-value" title="[^"]*">([^<]*)</span>', html)
+    return [shown for _, shown in computed_values(html)]
 
 
 def _figures(html: str) -> list[ET.Element]:
@@ -103,7 +104,8 @@ def test_a_response_whose_verdict_flips_changes_the_page(tmp_path: Path, built_s
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     before, after = _page(built_site, "verifiable-rewards"), _page(tmp_path / "site", "verifiable-rewards")
-    sentence = re.compile(r"Of the <span[^>]*>(\w+)</span> responses, <span[^>]*>(\w+)</span> earn")
+    why = r'<span class="grpo-why"[^>]*>.*?</span>'  # each value's provenance popover
+    sentence = re.compile(rf"Of the <button[^>]*>(\w+)</button>{why} responses, <button[^>]*>(\w+)</button>{why} earn")
     assert sentence.findall(before) == [("seven", "four")]  # by hand from the texts: 1, 2, 3 and 6 are right
     assert sentence.findall(after) == [("seven", "three")]
     assert "<code>3/5</code>" in after and "<code>3/5</code>" not in before

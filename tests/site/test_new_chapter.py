@@ -8,7 +8,6 @@ line, and the copy builds, shows the numbers, and its provenance runs.
 from __future__ import annotations
 
 import html
-import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, copy_project, mkdocs_build
+from tests.site_html import computed_values
 
 FIXTURE = Path(__file__).resolve().parent / "new_chapter"
 # Where each of the chapter's files goes in the book: the five files of docs/guide/index.md, "Add a chapter".
@@ -28,9 +28,6 @@ PLACES = {
 }
 NAV_AFTER = "      - A training run you can watch: training-run.md\n"
 NAV_LINE = "      - Sampling and pass@k: sampling.md\n"
-VALUE = re.compile(
-    r'<span class="grpo-value" title="Computed at build time: (?P<expression>[^"]*)">(?P<shown>[^<]*)</span>'
-)
 
 
 def add_chapter(project: Path) -> list[str]:
@@ -47,10 +44,7 @@ def add_chapter(project: Path) -> list[str]:
 
 def values(page: Path) -> list[tuple[str, str]]:
     """(expression, shown text) of every computed value of a built page."""
-    return [
-        (html.unescape(m.group("expression")), html.unescape(m.group("shown")))
-        for m in VALUE.finditer(page.read_text(encoding="utf-8"))
-    ]
+    return [(html.unescape(e), html.unescape(s)) for e, s in computed_values(page.read_text(encoding="utf-8"))]
 
 
 def evaluate(project: Path, expression: str) -> str:

@@ -41,7 +41,7 @@ def test_the_opening_case_is_filled_in(chapter: str) -> None:
     # The token that moved the wrong way: A = -1, rho = 1.5, min(-1.5, -1.2) = -1.5, gradient A = -1.
     assert any(r"= \min(-1.5,\ -1.2) = -1.5" in t for t in tex)
     assert r"\frac{\partial L^{\text{CLIP}}}{\partial \rho} = A = -1.0" in tex
-    assert any(r"(\rho = 0.6 < 1-\epsilon = 0.8,\ A < 0\text{: the clip binds})" in t for t in tex)
+    assert any(r"\text{the clip binds:} \\ \rho = 0.6 < 1-\epsilon = 0.8,\quad A < 0" in t for t in tex)
 
 
 def test_the_cases_table_by_hand(chapter: str) -> None:
@@ -101,7 +101,7 @@ def test_the_widget_falls_back_to_the_cases_table(chapter: str) -> None:
     figure = chapter[start : chapter.index("</figure>", start)]
     assert 'data-widget-script="clip-widget.js"' in figure
     static = figure[: figure.index("grpo-widget__data")]  # the tables before the data
-    assert static.count('<table class="grpo-table">') == 1 and "How these numbers were computed" in static
+    assert static.count('<table class="grpo-table') == 1 and "How these numbers were computed" in static
 
 
 def test_the_page_links_its_terms_to_the_glossary(chapter: str, built_site: Path) -> None:
@@ -188,7 +188,7 @@ def test_another_clip_range_and_lambda_change_the_built_page(tmp_path: Path) -> 
     assert any(
         r"\operatorname{clip}(1.5, 0.7, 1.3) \times 2.0\bigr)" in t and r"\min(3.0,\ 2.6) = 2.6" in t for t in tex
     )
-    assert any(r"(\rho = 0.6 < 1-\epsilon = 0.7,\ A < 0\text{: the clip binds})" in t for t in tex)
+    assert any(r"\text{the clip binds:} \\ \rho = 0.6 < 1-\epsilon = 0.7,\quad A < 0" in t for t in tex)
     assert "the clip range is [0.7, 1.3]" in text and "-1.0 0.6, below -0.6 -0.7 -0.7 binds 0.0" in text
     # lambda = 0.5, gamma 1: A_4 = 0.1, A_3 = 0.2 + 0.5 x 0.1 = 0.25, A_2 = 0.3 + 0.5 x 0.25 = 0.425,
     # A_1 = -0.1 + 0.5 x 0.425 = 0.1125.

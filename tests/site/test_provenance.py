@@ -11,6 +11,7 @@ typographic minus or a plus, "≈ " before a rounded number, a count in words, a
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 import tomllib
@@ -72,7 +73,9 @@ class _Provenance(HTMLParser):
         self.values: list[Value] = []
         self.notes: list[Note] = []
         self.problems: list[str] = []
-        self._value: tuple[str, list[str]] | None = None  # the open span's title and its text so far
+        self._value: tuple[str, list[str]] | None = None  # the open value's popover id and its text so far
+        self._opens: tuple[str, str] | None = None  # the value just closed: its popover id and its text
+        self._why: list[str] | None = None  # the open popover's text so far
         self._details = 0  # the depth of <details> around the parser
         self._note: tuple[list[str], list[str]] | None = None  # the open note's expressions and data files
         self._text: list[str] | None = None  # text being collected: a <summary>, a <code>
@@ -83,11 +86,20 @@ class _Provenance(HTMLParser):
         attributes = dict(attrs)
         if self._value is not None:
             self.problems.append(f"{self.page}: a <{tag}> inside the computed value {self._value[0]!r}")
-        if tag == "span" and "grpo-value" in (attributes.get("class") or "").split():
-            title = attributes.get("title") or ""
-            if not title.startswith(PREFIX):
-                self.problems.append(f"{self.page}: a computed value without its provenance: title={title!r}")
-            self._value = (title.removeprefix(PREFIX), [])
+        following = self._opens is not None and self._why is None  # the tag right after a value
+        if following and not (tag == "span" and "grpo-why" in (attributes.get("class") or "")):
+            assert self._opens is not None
+            self.problems.append(f"{self.page}: the value {self._opens[1]!r} is not followed by its provenance")
+            self._opens = None
+        classes = (attributes.get("class") or "").split()
+        if tag == "button" and "grpo-value" in classes:  # the value; its provenance is the popover it opens
+            self._value = (attributes.get("popovertarget") or "", [])
+        elif tag == "span" and "grpo-why" in classes:
+            if self._opens is None or attributes.get("id") != self._opens[0] or "popover" not in attributes:
+                self.problems.append(f"{self.page}: a provenance popover no value opens: id={attributes.get('id')!r}")
+            self._why = []
+        elif tag == "wbr":
+            pass  # where a long expression may wrap
         elif tag == "details":
             self._details += 1
         elif tag in ("summary", "code"):
@@ -100,10 +112,15 @@ class _Provenance(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "li":
             self._in_item -= 1
-        if tag == "span" and self._value is not None:
-            expression, text = self._value
-            self.values.append(Value(self.page, expression, "".join(text)))
+        if tag == "button" and self._value is not None:
+            self._opens = (self._value[0], "".join(self._value[1]))
             self._value = None
+        elif tag == "span" and self._why is not None and self._opens is not None:
+            why = "".join(self._why)
+            if not why.startswith(PREFIX):
+                self.problems.append(f"{self.page}: a computed value without its provenance: {why!r}")
+            self.values.append(Value(self.page, why.removeprefix(PREFIX), self._opens[1]))
+            self._why, self._opens = None, None
         elif tag == "summary" and self._text is not None:
             if "".join(self._text).strip() == NOTE_TITLE:
                 self._note = ([], [])
@@ -123,6 +140,8 @@ class _Provenance(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._value is not None:
             self._value[1].append(data)
+        if self._why is not None:
+            self._why.append(data)
         if self._text is not None:
             self._text.append(data)
         self._paragraph.append(data)
@@ -316,13 +335,17 @@ def test_the_reading_of_a_shown_value(shown: str, value: object, agrees: bool) -
 
 def test_a_tampered_page_is_caught(built_site: Path) -> None:
     """The checks are only as good as their reading of a page: tamper with a copy of a built page three ways
-    (a title pointing at another value, a number changed, a note listing a call that fails) and see each found."""
-    page = (built_site / "grpo" / "index.html").read_text(encoding="utf-8")
+    (a popover naming another value, a number changed, a note listing a call that fails) and see each found."""
+    page = (built_site / "grpo" / "index.html").read_text(encoding="utf-8").replace("<wbr>", "")
     wrong = html.escape("grpo_examples.group('easy').advantage['wrong']")
     correct = html.escape("grpo_examples.group('easy').advantage['correct']")
-    assert f'title="{PREFIX}{wrong}">−2.0<' in page and f'title="{PREFIX}{correct}">+0.5<' in page
-    tampered = page.replace(f'title="{PREFIX}{wrong}">', f'title="{PREFIX}{correct}">', 1)
-    tampered = tampered.replace(f'title="{PREFIX}{correct}">+0.5<', f'title="{PREFIX}{correct}">+0.6<', 1)
+
+    def popover(expression: str) -> str:
+        return f'<span class="grpo-why" id="[^"]*" popover data-search-exclude>{PREFIX}<code>{re.escape(expression)}'
+
+    assert re.search(f"−2.0</button>{popover(wrong)}", page) and re.search(rf"\+0.5</button>{popover(correct)}", page)
+    tampered = page.replace(f"{PREFIX}<code>{wrong}</code>", f"{PREFIX}<code>{correct}</code>", 1)
+    tampered = re.sub(rf"\+0.5</button>({popover(correct)})", r"+0.6</button>\1", tampered, count=1)
     tampered = tampered.replace(
         "<code>grpo_examples.group('easy')</code>", "<code>grpo_examples.group('eazy')</code>", 1
     )
@@ -340,3 +363,12 @@ def test_a_tampered_page_is_caught(built_site: Path) -> None:
     assert len(problems) == 2
     [failing] = note_problems(found.notes)
     assert failing.startswith("grpo/index.html: grpo_examples.group('eazy') raises KeyError")
+
+
+def test_search_indexes_the_values_but_not_their_provenance(built_site: Path) -> None:
+    # Each value's popover is in the page, closed; indexed, it would put an expression into every search result.
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    page = (built_site / "grpo" / "index.html").read_text(encoding="utf-8")
+    assert page.count(PREFIX) > 10
+    assert [doc["location"] for doc in docs if PREFIX in doc["text"]] == []
+    assert any("What is 7 × 8?" in doc["text"] for doc in docs)  # a value's text is searchable, as its sentence

@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from hooks.site.tables import CLASS, TableStyleError, material_stylesheet, retargeted_rules, wrap
+from hooks.site.tables import (
+    CLASS,
+    STACK_CLASS,
+    TableStyleError,
+    material_stylesheet,
+    retargeted_rules,
+    wrap,
+)
 from tests.conftest import ROOT
 
 WRAPPED = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table class="grpo-table">'
@@ -53,6 +60,43 @@ def test_each_closing_tag_closes_the_box_its_own_table_opened() -> None:
 def test_words_that_start_like_a_table_tag_are_not_tables() -> None:
     html = "<tbody></tbody><table-note>n</table-note><p>&lt;table&gt;</p>"
     assert wrap(html) == html
+
+
+def _table(header: list[str], *rows: list[str]) -> str:
+    """A table as Python-Markdown writes one."""
+    head = "".join(f"<th>{h}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table>\n<thead>\n<tr>{head}</tr>\n</thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+
+
+def test_a_table_of_three_columns_is_marked_to_stack_and_each_cell_named_by_its_column() -> None:
+    html = wrap(_table(["group", "mean", "A, wrong"], ["easy", "0.8", "−2.0"], ["hard", "0.2", "−0.5"]))
+    assert f'<table class="{CLASS} {STACK_CLASS}">' in html
+    assert re.findall(r'<td data-label="([^"]*)">([^<]*)</td>', html) == [
+        ("group", "easy"), ("mean", "0.8"), ("A, wrong", "−2.0"),
+        ("group", "hard"), ("mean", "0.2"), ("A, wrong", "−0.5"),
+    ]  # fmt: skip
+
+
+def test_a_table_of_two_columns_stays_a_table() -> None:
+    table = _table(["symbol", "meaning"], ["G", "the group size"])
+    assert wrap(table) == table.replace("<table>", WRAPPED, 1).replace("</table>", "</table></div></div>")
+
+
+def test_a_label_is_what_a_screen_reader_reads_of_the_header() -> None:
+    # A formula: its MathML's text, not KaTeX's HTML for the eye (aria-hidden) nor the TeX annotation.
+    formula = (
+        '<span class="katex"><span class="katex-mathml"><math><semantics><mrow><mi>μ</mi></mrow>'
+        '<annotation encoding="application/x-tex">\\mu</annotation></semantics></math></span>'
+        '<span class="katex-html" aria-hidden="true"><span class="mord">μ</span></span></span>'
+    )
+    # A computed value: its text, not the provenance its popover holds until opened.
+    value = (
+        '<button type="button" class="grpo-value" popovertarget="w">0.95</button>'
+        '<span class="grpo-why" id="w" popover>Computed at build time: <code>x</code></span>'
+    )
+    html = wrap(_table([f"mean {formula}", f"λ = {value}", 'say "<b>&amp;</b>"'], ["1", "2", "3"]))
+    assert re.findall(r'data-label="([^"]*)"', html) == ["mean μ", "λ = 0.95", "say &quot;&amp;&quot;"]
 
 
 def test_materials_rules_are_retargeted_inside_their_media_blocks_and_the_rest_dropped() -> None:

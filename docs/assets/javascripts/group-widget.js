@@ -8,7 +8,8 @@
 (() => {
   "use strict";
 
-  const { format, tick, el, selfCheck, boot, mount } = window.grpoWidgets;
+  const { MINUS, format, tick, el, selfCheck, boot, mount } = window.grpoWidgets;
+  const NBSP = "\u00a0";
   let count = 0;
 
   /* mu = (1/G) sum_i r_i */
@@ -38,6 +39,10 @@
   }
 
   const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+  /* eps as the conventions' labels write it ("TRL: sample std + 1e-4", grpo_examples.Convention.label), which the
+     widget's buttons and the page's conventions table show: one notation for it wherever the page writes it */
+  const epsText = (eps) => eps.toExponential();
 
   /* A labelled group of radio buttons: a fieldset, its legend, one <label> per choice */
   function radios(name, legend, choices, checked, onChange) {
@@ -71,6 +76,11 @@
   function init(figure, data) {
     selfCheck("group", 1e-9, checks(data));
     const id = `gw${++count}`, places = data.max_decimals, rtol = data.equal_rewards_rtol;
+    /* A number as the book writes it, its spaces unbreakable: "≈ 0.4472" and "5.9605 × 10⁻⁸" never break across
+       lines, so a "≈" never ends a line with its number on the next */
+    const number = (x, signed = false) => format(x, places, signed).replaceAll(" ", NBSP);
+    /* A reward as the rows show it: a whole number as it is (0, 1), any other as the book writes numbers */
+    const rewardText = (v) => (Number.isInteger(v) && Math.abs(v) < 1e21 ? (v < 0 ? MINUS + -v : String(v)) : number(v));
     const state = { group: 0, show: "reward", convention: data.conventions[0].key, groups: data.groups.map(sampled) };
     const responses = () => state.groups[state.group];
     const convention = () => data.conventions.find((c) => c.key === state.convention);
@@ -132,30 +142,47 @@
     function lesson(rewards, A) {
       const right = A.filter((a, i) => rewards[i] > 0), wrong = A.filter((a, i) => rewards[i] <= 0);
       if (!right.length || !wrong.length) return "";
-      const pair = `(${format(right[0], places, true)} each correct, ${format(wrong[0], places, true)} each wrong)`;
+      const pair = `(${number(right[0], true)} each correct, ${number(wrong[0], true)} each wrong)`;
       if (right.length === wrong.length) return `Right and wrong are equally common here, so they are pushed equally hard ${pair}.`;
       const rareWrong = wrong.length < right.length, [rare, common] = rareWrong ? [wrong, right] : [right, wrong];
       const ratio = Math.abs(rare[0] / common[0]), whole = Math.round(ratio);
       return `Being ${rareWrong ? "wrong" : "right"} is rare here (${rare.length} of ${rewards.length}), so it weighs ` +
-        `${Math.abs(ratio - whole) < 1e-9 ? whole : format(ratio, places, false)} times as much as being ` +
+        `${Math.abs(ratio - whole) < 1e-9 ? whole : number(ratio)} times as much as being ` +
         `${rareWrong ? "right" : "wrong"} ${pair}. The mean is the baseline; the std sets the scale.`;
     }
 
-    /* The formula filled in once per distinct reward: ["correct", "(1 − 0.8) / 0.4 = +0.5"] */
+    /* The formula filled in once per distinct reward: ["correct", "(1 − 0.8) / 0.4 = +0.5"]. One "≈" for the
+       line when any of its numbers is rounded, bound to the result by a no-break space. */
     function worked(rewards, A, mu, sigma, eps) {
       const distinct = rewards.filter((r, i) => rewards.indexOf(r) === i).sort((a, b) => b - a);
       return distinct.map((r) => {
-        const parts = [format(mu, places), format(sigma, places), format(A[rewards.indexOf(r)], places, true)];
-        const [m, s, a] = parts.map((text) => text.replace("≈ ", ""));
-        const equals = parts.some((text) => text.startsWith("≈")) ? " ≈ " : " = ";
-        return [outcome(r), `(${r} − ${m}) / ${eps ? `(${s} + ${eps})` : s}${equals}${a}`];
+        const parts = [number(mu), number(sigma), number(A[rewards.indexOf(r)], true)];
+        const [m, s, a] = parts.map((text) => text.replace(`≈${NBSP}`, ""));
+        const relation = parts.some((text) => text.startsWith("≈")) ? "≈" : "=";
+        return [outcome(r), `(${rewardText(r)} − ${m}) / ${eps ? `(${s} + ${epsText(eps)})` : s} ${relation}${NBSP}${a}`];
       });
     }
 
-    /* Both ends of the axis: every bar of every convention fits, so switching moves bars, not the axis */
+    /* The advantage axis runs from -reach to +reach: every bar of every convention fits, so switching moves
+       bars, not the axis */
     function extent(rewards) {
       const all = data.conventions.flatMap((c) => advantages(rewards, c.ddof, c.eps, rtol).map(Math.abs));
       return Math.max(2, Math.ceil(Math.max(1, ...all) - 1e-9));
+    }
+
+    /* The ends of the axis on show, and its ticks. Advantages are signed and compared by size: a symmetric axis
+       in whole units. Rewards are drawn from 0: the axis runs from the lowest reward to the highest, 0 included
+       (0 to 1 for right-or-wrong rewards, and for a group all wrong), so a reward of 1 fills its track rather
+       than a quarter of an advantage's. */
+    function axis(rewards, showA, reach) {
+      if (showA) {
+        const ticks = [];
+        for (let t = -reach; t <= reach; t += reach > 4 ? 2 : 1) ticks.push([t, tick(t)]);
+        return { low: -reach, high: reach, ticks };
+      }
+      const low = Math.min(0, ...rewards), top = Math.max(0, ...rewards), high = top > low ? top : 1;
+      const ends = [...new Set([low, 0, high])].sort((a, b) => a - b);
+      return { low, high, ticks: ends.map((t) => [t, rewardText(t)]) };
     }
 
     function update(change) {
@@ -164,10 +191,13 @@
       const mu = mean(rewards), equal = allEqual(rewards, rtol);
       // A sample std of one reward divides by G - 1 = 0: not defined, said in words (its advantages are 0 anyway).
       const sigma = n > c.ddof ? std(rewards, c.ddof) : null;
-      const sigmaText = sigma === null ? `not defined for G = ${n}` : format(sigma, places);
+      const sigmaText = sigma === null ? `not defined for G = ${n}` : number(sigma);
       const showA = state.show === "advantage", reach = extent(rewards), sample = c.ddof > 0;
-      const at = (v) => `${50 + (50 * v) / reach}%`;
+      const { low, high, ticks: marks } = axis(rewards, showA, reach);
+      // Percent of the track; halves first, so that rewards near the largest float do not overflow.
+      const span = high / 2 - low / 2, at = (v) => `${(100 * (v / 2 - low / 2)) / span}%`;
       app.classList.toggle("gw--advantage", showA);
+      app.style.setProperty("--gw-zero", at(0)); // each track's zero line (group-widget.css)
       legend.innerHTML = showA
         ? '<span><i class="gw-key gw-key--up"></i>above the group mean: made more likely</span> ' +
           '<span><i class="gw-key gw-key--down"></i>below it: made less likely</span>'
@@ -176,11 +206,12 @@
       question.replaceChildren(el("strong", "", group.question), ` reference answer: ${group.reference}`);
 
       axisTitle.textContent = showA ? "advantage Aᵢ, in group std" : "reward rᵢ";
-      if (Number(ticks.dataset.reach) !== reach) {
-        ticks.dataset.reach = reach;
+      ticks.dataset.reach = reach; // the advantage axis's, whichever view is on show
+      if (ticks.dataset.axis !== `${low} ${high}`) {
+        ticks.dataset.axis = `${low} ${high}`;
         ticks.replaceChildren(el("span", "gw-mean gw-mean-label", "mean μ"));
-        for (let t = -reach; t <= reach; t += reach > 4 ? 2 : 1) {
-          const label = el("span", "gw-tick", tick(t));
+        for (const [t, text] of marks) {
+          const label = el("span", "gw-tick", text);
           label.style.left = at(t);
           ticks.append(label);
         }
@@ -199,9 +230,9 @@
           (r.answer === null ? "" : `answer ${r.answer} · `) + `${mine ? "reward set by you" : "verifier"}: ${outcome(r.reward)}`;
         const bar = item.querySelector(".gw-bar");
         bar.style.left = at(Math.min(0, v));
-        bar.style.width = `${(50 * Math.abs(v)) / reach}%`;
+        bar.style.width = `${(100 * Math.abs(v / 2)) / span}%`;
         item.querySelector(".gw-mean").style.left = at(showA ? 0 : mu);
-        item.querySelector(".gw-value").textContent = showA ? format(v, places, true) : Number.isInteger(v) ? String(v) : format(v, places);
+        item.querySelector(".gw-value").textContent = showA ? number(v, true) : rewardText(v);
         const flipButton = item.querySelector(".gw-flip");
         flipButton.textContent = right ? "Mark wrong" : "Mark correct";
         flipButton.setAttribute("aria-label", `Response ${i + 1}: mark ${right ? "wrong" : "correct"}`);
@@ -209,8 +240,8 @@
 
       source.textContent = `Source: ${c.source}`;
       const sd = sample ? "σₛ" : "σ";
-      stats.replaceChildren(...[["mean μ", format(mu, places)], [sample ? "sample std σₛ" : "std σ", sigmaText],
-        ...(c.eps ? [["eps", String(c.eps)]] : []), ["advantage", `Aᵢ = (rᵢ − μ) / ${c.eps ? `(${sd} + eps)` : sd}`]]
+      stats.replaceChildren(...[["mean μ", number(mu)], [sample ? "sample std σₛ" : "std σ", sigmaText],
+        ...(c.eps ? [["eps", epsText(c.eps)]] : []), ["advantage", `Aᵢ = (rᵢ − μ) / ${c.eps ? `(${sd} + eps)` : sd}`]]
         .map(([term, value]) => el("div", "", "", el("dt", "", term), el("dd", "", value))));
       workings.replaceChildren(...(equal ? [] : worked(rewards, A, mu, sigma, c.eps))
         .map(([who, line]) => el("span", "", "", el("b", "", `${who} `), line)));
@@ -230,10 +261,12 @@
       mark.textContent = changed ? "Edited group: rewards marked ✎ are set by you, not by the verifier. Reset restores the sampled group." : "";
 
       const byReward = new Map(rewards.map((r, i) => [r, A[i]]));
-      const parts = [...byReward].sort((a, b) => b[0] - a[0]).map(([r, a]) => `${format(a, places, true)} for each ${outcome(r)} response`);
+      const parts = [...byReward].sort((a, b) => b[0] - a[0]).map(([r, a]) => `${number(a, true)} for each ${outcome(r)} response`);
       const correct = rewards.filter((x) => x > 0).length;
+      // The convention's label goes in brackets, not first in a sentence: it starts in lower case ("the book",
+      // "verl"), and a sentence read aloud should start with a capital.
       summary.textContent = `${change ? `${change} ` : ""}${capital(group.title)}, G = ${n}: ${correct} correct, ` +
-        `${n - correct} wrong. ${c.label}: mean ${format(mu, places)}, std ${sigmaText}. ` +
+        `${n - correct} wrong. Mean ${number(mu)}, std ${sigmaText} (${c.label}). ` +
         (equal ? "All rewards equal: every advantage is 0, no learning signal." : `Advantages: ${parts.join(", ")}.`);
     }
     update("");

@@ -1,0 +1,38 @@
+"""A computed value's provenance, one tap or key press away: a button that opens a popover.
+
+The engine writes each computed value as `<span class="grpo-value" title="Computed at build time: ...">`
+(hooks/engine/placeholders.py). A title is a hover-only tooltip: a phone cannot reach it, nor can a keyboard,
+and its dotted underline reads as an abbreviation. Here the value becomes a button and the title its popover
+(HTML's `popovertarget`: the browser opens it on a tap, a click, Enter or Space, closes it on Escape or a tap
+elsewhere, and tells screen readers it is expanded; no script). Search leaves the popovers out of its index.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VALUE = re.compile(r'<span class="grpo-value" title="(?P<title>[^"]*)">(?P<shown>[^<]*)</span>')
+_PREFIX = "Computed at build time: "
+
+
+def disclose(html: str, page_name: str) -> str:
+    """Each computed value of the page as a button and its provenance as the popover it opens.
+
+    The ids are the page's name and a count, so the print page, which holds every chapter, keeps them apart
+    (hooks/site/print_book.py prefixes them with the chapter's name as it does every id)."""
+    count = 0
+
+    def button(value: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        target = f"grpo-why-{page_name}-{count}"
+        title, shown = value.group("title"), value.group("shown")  # escaped by the engine, for an attribute
+        # a long expression wraps after a dot or a bracket on a phone, not inside a name
+        expression = re.sub(r"([.(\[])", r"\1<wbr>", title.removeprefix(_PREFIX))
+        why = f"{_PREFIX}<code>{expression}</code>"
+        return (
+            f'<button type="button" class="grpo-value" popovertarget="{target}">{shown}</button>'
+            f'<span class="grpo-why" id="{target}" popover data-search-exclude>{why}</span>'
+        )
+
+    return _VALUE.sub(button, html)
