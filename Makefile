@@ -1,5 +1,5 @@
 # The two commands of the README, and what they need. Every target installs what it uses, so a fresh
-# clone needs only Python 3.11+, Node.js 18+ and make.
+# clone needs only Python 3.11+, Node.js 20+ and make.
 
 VENV := .venv
 PYTHON := $(VENV)/bin/python
@@ -7,9 +7,10 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test build check browser faketime screenshots benchmark lock clean
 
-## Preview the book at http://127.0.0.1:8000/ with live reload.
+## Preview the book at http://127.0.0.1:8000/ with live reload; another address: `make serve ADDR=127.0.0.1:8123`.
+ADDR ?= 127.0.0.1:8000
 serve: $(VENV)/.installed node_modules/.installed
-	$(VENV)/bin/mkdocs serve --livereload
+	$(VENV)/bin/mkdocs serve --livereload --dev-addr $(ADDR)
 
 ## Run every test: the math, the hooks, the built site and the widgets in a real browser.
 test: $(VENV)/.installed node_modules/.installed browser faketime
@@ -19,8 +20,13 @@ test: $(VENV)/.installed node_modules/.installed browser faketime
 check: $(VENV)/.installed node_modules/.installed
 	$(PYTHON) scripts/check_chapters.py
 
-## Build the site into site/ exactly as it is published.
+## Build the site into site/ exactly as it is published; SITE_URL is the address it is published at.
 build: $(VENV)/.installed node_modules/.installed
+	@case "$$SITE_URL" in ""|*127.0.0.1*|*localhost*) \
+	  echo "SITE_URL is '$$SITE_URL': the canonical links, og:url and the sitemap will name this machine;" \
+	    "to publish, run SITE_URL=https://your.host/path/ make build" >&2; \
+	  if [ -n "$$GITHUB_ACTIONS" ]; then echo "error: a published build needs its address" >&2; exit 1; fi ;; \
+	esac
 	$(VENV)/bin/mkdocs build --strict
 
 ## Screenshots of the built site (light, dark, desktop, phone) into screenshots/: `make screenshots PAGES="grpo"`.
@@ -49,9 +55,12 @@ node_modules/.installed: package-lock.json
 	touch $@
 
 ## Re-pin the Python dependencies (with hashes) after editing requirements/*.in.
+# The lock files name no index or wheel folder of the machine they were made on: pip's own configuration says where
+# to look, on every machine.
+LOCK_OPTIONS := --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links
 lock: $(VENV)/.installed
-	cd requirements && ../$(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras -o book.txt book.in
-	cd requirements && ../$(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras -o dev.txt dev.in
+	cd requirements && ../$(VENV)/bin/pip-compile $(LOCK_OPTIONS) -o book.txt book.in
+	cd requirements && ../$(VENV)/bin/pip-compile $(LOCK_OPTIONS) -o dev.txt dev.in
 
 clean:
 	rm -rf site $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

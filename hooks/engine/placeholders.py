@@ -40,6 +40,13 @@ MARKER = re.compile(r"<!--\s*grpo:(?P<body>.*?)-->")
 OPENING = re.compile(r"<!--\s*grpo", re.IGNORECASE)
 
 
+# Every other comment of the prose, for near misses: <!-- gpro:value easy.mean --> would otherwise vanish from the
+# page, taking its number with it, while the build passes.
+COMMENT = re.compile(r"<!--(?P<body>.*?)(?:-->|$)")
+COMMENT_HEAD = re.compile(r"\s*(?P<head>[^\s:]*)\s*:?\s*(?P<rest>.*)", re.DOTALL)
+OTHER_MARKERS = {"literal"}  # the drift guard's: <!-- literal: why -->
+
+
 class PlaceholderError(Exception):
     """A placeholder that cannot be expanded: the message says why and what to write instead."""
 
@@ -328,11 +335,75 @@ class Expanded:
     used: frozenset[str]
 
 
+def _edits(a: str, b: str) -> int:
+    """How many letters to insert, delete, change or swap with the next to turn a into b."""
+    previous, current = None, list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y))
+            if before is not None and i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[-1]
+
+
+def near_miss(book: Book, comment: str) -> str | None:
+    """What a comment that is close to a placeholder should be written as, or None for an ordinary comment.
+
+    Close: its first word is within two edits of 'grpo' and a kind follows; or its first word is a kind; or it
+    names a path into a group or chapter of the book (easy.mean, ppo.cases)."""
+    match = COMMENT.fullmatch(comment)
+    parts = COMMENT_HEAD.fullmatch(match.group("body") if match else comment)
+    if parts is None:
+        return None
+    head, rest = parts.group("head"), parts.group("rest").split()
+    if head.lower() in OTHER_MARKERS:
+        return None
+    kind_of = {word: close for word in [head, *rest[:1]] for close in _kinds_close_to(word)}
+    path = next((w for w in [head, *rest] if w.split(".")[0] in book.subjects and "." in w), None)
+    names = {*book.subjects, *book.blocks, *book.widgets}
+    grpo_like = 1 <= _edits(head.lower(), "grpo") <= 2 and len(head) >= 3
+    if grpo_like and rest and rest[0] in kind_of:
+        kind, arguments = kind_of[rest[0]], rest[1:]
+    elif head in kind_of and rest and (rest[0] in names or rest[0].split(".")[0] in book.subjects):
+        kind, arguments = kind_of[head], rest  # a kind, then what it names: 'value easy.mean'
+    elif path is not None:
+        kind, arguments = "value", [path]
+    else:
+        return None
+    return " ".join(["<!-- grpo:" + kind, *arguments, "-->"])
+
+
+def _kinds_close_to(word: str) -> list[str]:
+    """The placeholder kind a word is, or is one or two edits from (value for 'valeu', 'Value', 'value:')."""
+    word = word.lower().rstrip(":")
+    return [kind for kind in KINDS if _edits(word, kind) <= (0 if len(word) < 4 else 2)][:1]
+
+
+def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: list[Problem]) -> None:
+    """A problem for each comment of the line, outside code, that is close to a placeholder."""
+    for comment in COMMENT.finditer(line.text):
+        if OPENING.match(comment.group()) or any(s.start <= comment.start() < s.end for s in spans):
+            continue  # a placeholder (checked as one), or code that shows a comment
+        written = near_miss(book, comment.group())
+        if written is not None:
+            problems.append(
+                Problem(
+                    line.number,
+                    f"this comment looks like a placeholder written wrong, which would leave nothing on the page: "
+                    f"write {written}, or reword the comment so that it neither starts like one nor names a path",
+                    comment.group(),
+                )
+            )
+
+
 def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set[str]) -> str:
     if line.fence == "code":
         return line.text
     text, out, pos = line.text, [], 0
     spans = [] if line.fence == "math" else scan.code_spans(text)
+    if line.fence != "math":
+        _near_misses(book, line, spans, problems)
     for opening in OPENING.finditer(text):
         start = opening.start()
         if start < pos:

@@ -49,6 +49,11 @@ SLIPS = {
         "Being right is rare here. <!-- grpo:check easy.claims.right-is-rare -->",
         ["the prose claims easy.claims.right-is-rare", "grpo_examples/data/groups.toml [easy]"],
     ),
+    "misspelt prefix": (
+        "Its mean is <!-- gpro:value easy.mean -->.",
+        ["looks like a placeholder written wrong", "write <!-- grpo:value easy.mean -->"],
+    ),
+    "prefix left out": ("Its mean is <!-- value easy.mean -->.", ["write <!-- grpo:value easy.mean -->"]),
     "unclosed placeholder": ("Its mean is <!-- grpo:value easy.mean.", ["unclosed placeholder", "'-->'"]),
     "TeX that KaTeX rejects": (
         "The mean: $`\\mu = \\fracc{4}{5}`$.",
