@@ -27,6 +27,7 @@ function isTermEnd(node) {
 const OPENING = new Set(["(", "[", "\\{", "\\lbrace", "\\langle", "\\lVert", "\\lvert", "\\lfloor", "\\lceil"]);
 const CLOSING = new Set([")", "]", "\\}", "\\rbrace", "\\rangle", "\\rVert", "\\rvert", "\\rfloor", "\\rceil"]);
 function bracket(node) {
+  if (node.type === "supsub" && node.base) return bracket(node.base); // \rVert^2 closes as \rVert does
   const kind = node.type === "atom" ? `m${node.family}` : node.mclass;
   if (kind === "mopen" || (node.type === "delimsizing" && OPENING.has(node.delim))) return 1;
   if (kind === "mclose" || (node.type === "delimsizing" && CLOSING.has(node.delim))) return -1;
@@ -97,9 +98,9 @@ function pieceHtml(tex) {
 // One row: its left side (aligned: the cell before "&"; otherwise the part before the first relation) and
 // its steps, each a sign and its terms. A piece that starts with a sign is written after "{}", an empty atom,
 // so the sign is spaced as it is inside the whole formula (amsmath starts an aligned right-hand cell so too).
-function row(left, right) {
+function row(left, right, leads = false) {
   const step = (terms, i) => {
-    const lead = left === null && i === 0 ? " grpo-steps__step--lead" : ""; // no sign to hang from
+    const lead = leads && i === 0 ? " grpo-steps__step--lead" : ""; // what comes before the first sign
     const pieces = terms.map((t) => `<span>${pieceHtml(lead ? t : "{}" + t)}</span>`);
     return `<span class="grpo-steps__step${lead}">${pieces.join("")}</span>`;
   };
@@ -126,8 +127,11 @@ function stepRows(tex, nodes) {
   return environment.rows.map((cells) => {
     const right = cells.length === width ? steps(cells[width - 1]) : [];
     if (right === null) return null;
-    const kept = right.map((terms) => terms.filter((t) => t.trim())).filter((terms) => terms.length);
-    return row(width === 2 ? cells[0] : null, kept);
+    // an empty piece ("{}" before a row's first sign) would take a line of its own when the next step wraps
+    const blank = (t) => !t.replace(/\{\}/g, "").trim();
+    const kept = right.map((terms) => terms.filter((t) => !blank(t))).filter((terms) => terms.length);
+    const leads = width === 1 && right.length > 0 && !right[0].every(blank); // a gathered row's own left side
+    return row(width === 2 ? cells[0] : null, kept, leads);
   });
 }
 

@@ -13,6 +13,7 @@ the stylesheet the theme serves and retargeted to the class: they follow the Mat
 from __future__ import annotations
 
 import re
+import unicodedata
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -34,6 +35,12 @@ _HEADER_CELL = re.compile(r"<th\b[^>]*>(.*?)</th>", re.DOTALL)
 _BODY_ROW = re.compile(r"<tr>.*?</tr>", re.DOTALL)
 _BODY_CELL = re.compile(r"<td\b([^>]*)>")
 _VOID = {"br", "wbr", "img", "hr", "input", "col"}
+_SCRIPTS = {"msup": "sup", "msub": "sub", "mover": "accent"}
+_SCRIPT_CHARACTERS = {
+    "sup": str.maketrans("0123456789+−-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻ⁿ"),
+    "sub": str.maketrans("0123456789+−-it", "₀₁₂₃₄₅₆₇₈₉₊₋₋ᵢₜ"),
+}
+_ACCENTS = {"^": "\u0302", "~": "\u0303", "¯": "\u0304", "‾": "\u0304"}  # combining: ĝ, x̃, x̄
 
 
 class TableStyleError(Exception):
@@ -73,30 +80,47 @@ def _spoken_text(cell: str) -> str:
     reader = _SpokenText()
     reader.feed(cell)
     reader.close()
-    return " ".join("".join(reader.text).split())
+    return unicodedata.normalize("NFC", " ".join("".join(reader.text).split()))  # g + ̂  is ĝ
 
 
 class _SpokenText(HTMLParser):
+    """The text of a header cell as described in _spoken_text; a formula's sub- and superscripts and accents are
+    written as Unicode where it has them (‖ĝ(c)‖², θ₁), so a label reads as the header looks."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.text: list[str] = []
-        self._hidden: list[bool] = []  # per open element: whether it (or what holds it) is hidden
+        self._open: list[tuple[str, bool, str]] = []  # per open element: tag, hidden, script (sup, sub, accent)
+        self._children: list[int] = []  # per open element: how many children it has had so far
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _VOID:
             return
-        inside = bool(self._hidden) and self._hidden[-1]
         attributes = dict(attrs)
-        hidden = attributes.get("aria-hidden") == "true" or "popover" in attributes  # a value's provenance
-        self._hidden.append(inside or hidden or tag == "annotation")
+        parent, hidden, script = self._open[-1] if self._open else ("", False, "")
+        position = self._children[-1] if self._children else 0
+        if self._children:
+            self._children[-1] += 1
+        if position == 1 and parent in _SCRIPTS:  # the second child of msup, msub or mover
+            script = _SCRIPTS[parent]
+        hidden = hidden or attributes.get("aria-hidden") == "true" or "popover" in attributes  # a value's provenance
+        self._open.append((tag, hidden or tag == "annotation", script))
+        self._children.append(0)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag not in _VOID and self._hidden:
-            self._hidden.pop()
+        if tag not in _VOID and self._open:
+            self._open.pop()
+            self._children.pop()
 
     def handle_data(self, data: str) -> None:
-        if not (self._hidden and self._hidden[-1]):
-            self.text.append(data)
+        hidden, script = (self._open[-1][1], self._open[-1][2]) if self._open else (False, "")
+        if hidden:
+            return
+        if script == "accent":
+            data = _ACCENTS.get(data, data)
+        elif script and all(ord(c) in _SCRIPT_CHARACTERS[script] for c in data):
+            data = data.translate(_SCRIPT_CHARACTERS[script])
+        self.text.append(data)
 
 
 def _wrap(html: str) -> str:

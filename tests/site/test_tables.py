@@ -131,3 +131,16 @@ def test_the_books_stylesheet_names_tables_by_the_class_the_build_gives_them() -
     book_css = (ROOT / "docs" / "assets" / "stylesheets" / "book.css").read_text(encoding="utf-8")
     assert "table:not([class])" not in book_css, "a rule for classless tables matches none of the book's"
     assert re.search(rf"table\.{CLASS}\b", book_css)
+
+
+def test_a_labels_formula_keeps_its_scripts_and_accents() -> None:
+    # ‖ĝ(c)‖² and θ₁ as MathML writes them: the label reads as the header looks, not "g^(c)…2" or "θ1".
+    mathml = (
+        "<mo>∥</mo><mover accent='true'><mi>g</mi><mo>^</mo></mover><mo>(</mo><mi>c</mi><mo>)</mo>"
+        "<msup><mo>∥</mo><mn>2</mn></msup><mtext> at </mtext><msub><mi>θ</mi><mn>1</mn></msub>"
+        "<msub><mi>ε</mi><mtext>high</mtext></msub>"
+    )
+    math = f"<math><semantics><mrow>{mathml}</mrow></semantics></math>"
+    formula = f'<span class="katex"><span class="katex-mathml">{math}</span></span>'
+    html = wrap(_table([f"miss {formula}", "b", "c"], ["1", "2", "3"]))
+    assert re.findall(r'data-label="([^"]*)"', html)[0] == "miss ∥ĝ(c)∥² at θ₁εhigh"  # no subscript letters for high
