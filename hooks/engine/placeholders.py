@@ -354,8 +354,7 @@ def near_miss(book: Book, comment: str) -> str | None:
     names a path into a group or chapter of the book (easy.mean, ppo.cases)."""
     match = COMMENT.fullmatch(comment)
     parts = COMMENT_HEAD.fullmatch(match.group("body") if match else comment)
-    if parts is None:
-        return None
+    assert parts is not None  # every text fits COMMENT_HEAD: each of its parts may be empty
     head, rest = parts.group("head"), parts.group("rest").split()
     if head.lower() in OTHER_MARKERS:
         return None

@@ -16,12 +16,9 @@ const OPTIONS = { throwOnError: true, strict: "error" };
 // inside a step, before a binary + or − between two terms. KaTeX's own parser finds both at the top level.
 const RELATIONS = new Set(["=", "\\approx", "\\le", "\\leq", "\\ge", "\\geq", "<", ">", "\\ne", "\\neq"]);
 const OPERATORS = new Set(["+", "-"]);
-const NOT_A_TERM = new Set(["rel", "bin", "open", "punct"]); // a − after these is a sign, not a subtraction
-
-function isTermEnd(node) {
-  if (node.type === "atom") return !NOT_A_TERM.has(node.family);
-  return node.type !== "op" && !(node.type === "delimsizing" && node.mclass === "mopen");
-}
+// A − after these is a sign, not a subtraction (after an opening bracket no cut is made at all: bracket below).
+const NOT_A_TERM = new Set(["rel", "bin", "punct"]);
+const isTermEnd = (node) => (node.type === "atom" ? !NOT_A_TERM.has(node.family) : node.type !== "op");
 
 // +1 for an opening bracket, -1 for a closing one (\big( is an ordinary atom to KaTeX: its delimiter says).
 const OPENING = new Set(["(", "[", "\\{", "\\lbrace", "\\langle", "\\lVert", "\\lvert", "\\lfloor", "\\lceil"]);
@@ -35,8 +32,9 @@ function bracket(node) {
 }
 
 // TeX cut into steps, each cut into terms: "a = b + c - d = e" gives [["a"], ["= b", "+ c", "- d"], ["= e"]].
-function steps(tex) {
-  const nodes = katex.__parse(tex, { ...OPTIONS, displayMode: true });
+const parse = (tex) => katex.__parse(tex, { ...OPTIONS, displayMode: true });
+
+function steps(tex, nodes = parse(tex)) {
   if (nodes.some((node) => node.type === "tag" || node.type === "cr")) return null;
   const found = [[0]];
   let open = 0; // brackets opened and not closed yet: "(2 - 1.2)" is one term
@@ -113,7 +111,7 @@ function row(left, right, leads = false) {
 function stepRows(tex, nodes) {
   const environment = rows(tex);
   if (environment === null) {
-    const cut = steps(tex);
+    const cut = steps(tex, nodes);
     if (cut === null || cut.length === 1 || cut[0].length > 1 || !cut[0][0].trim()) return null;
     return [row(cut[0][0], cut.slice(1))];
   }
@@ -138,7 +136,7 @@ function stepRows(tex, nodes) {
 // A displayed formula: one MathML for assistive technology, as KaTeX writes it, and for the eye its rows
 // of steps, which wrap under each other where the line is too short (book.css, .grpo-steps).
 function displayed(tex) {
-  const nodes = katex.__parse(tex, { ...OPTIONS, displayMode: true });
+  const nodes = parse(tex);
   const lines = stepRows(tex, nodes);
   if (lines === null || lines.includes(null)) return katex.renderToString(tex, { ...OPTIONS, displayMode: true });
   const mathml = katex.renderToString(tex, { ...OPTIONS, displayMode: true, output: "mathml" });
