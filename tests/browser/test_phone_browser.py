@@ -41,6 +41,22 @@ MEASURE = r"""() => ({
     .filter(cell => cell.checkVisibility())
     .filter(cell => { const r = cell.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth + 0.5; })
     .map(cell => (cell.dataset.label || '?') + ': ' + cell.innerText.slice(0, 30)),
+  // cards' cells with some of their text in the label's column, the left quarter of the card: a cell's code
+  // spans, links and words must flow together right of its label, not be laid out as separate items
+  cells_split: [...document.querySelectorAll('.md-content td[data-label]')]
+    .filter(cell => cell.checkVisibility() && getComputedStyle(cell).display !== 'table-cell')
+    .filter(cell => {
+      const box = cell.getBoundingClientRect(), walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      const lefts = [];
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        if (!text.textContent.trim() || text.parentElement.closest('.katex-mathml')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        lefts.push(...[...range.getClientRects()].map(r => r.left));
+      }
+      return lefts.some(left => left - box.left < box.width / 4);
+    })
+    .map(cell => cell.dataset.label + ': ' + cell.innerText.slice(0, 30)),
   advantage_cells: [...document.querySelectorAll('.md-content td[data-label]')]
     .filter(cell => cell.checkVisibility() && /^A(,|ᵢ|\b)|advantage/i.test(cell.dataset.label)).length,
 })"""
@@ -51,6 +67,7 @@ class Seen:
     width: int
     results: list[dict[str, Any]]
     cells_off: list[str]
+    cells_split: list[str]
     advantage_cells: int
 
 
@@ -91,6 +108,8 @@ def test_every_worked_result_is_on_the_screen(seen: dict[tuple[int, str, str], S
 def test_every_table_cell_is_on_the_screen(seen: dict[tuple[int, str, str], Seen], width: int) -> None:
     off = {path: s.cells_off for (w, _, path), s in seen.items() if w == width and s.cells_off}
     assert off == {}
+    split = {path: s.cells_split for (w, _, path), s in seen.items() if w == width and s.cells_split}
+    assert split == {}
     # The group tables' advantage columns are among them: on /grpo/ each row's "A, correct" and "A, wrong".
     assert seen[(width, "light", "grpo/")].advantage_cells >= 10
 
