@@ -70,9 +70,12 @@ def lines(markdown: str, first_line: int = 1) -> Iterator[Line]:
 def code_spans(text: str) -> list[Span]:
     """The inline code and inline math ($`...`$) spans of one prose line."""
     math = [Span(item.start, item.end, True) for item in inline_math(text)]
+    # markdown-katex takes its formulas out first, so a backtick of a formula never opens or closes inline code
+    # (in "`$$`x`$" the formula is $`x`$ and the first "`$" is left over, not code around "$$")
+    unmathed = "".join("\0" if any(m.start <= i < m.end for m in math) else c for i, c in enumerate(text))
     code = [
         Span(match.start(), match.end(), False)
-        for match in _CODE_SPAN.finditer(text)
+        for match in _CODE_SPAN.finditer(unmathed)
         if not any(m.start <= match.start() < m.end for m in math)
     ]
     return sorted(math + code, key=lambda span: span.start)

@@ -116,6 +116,7 @@ def _check(text: str) -> None:
 @example("Ends in an inline formula with no closing dollar: $`x`")  # markdown-katex's IndexError
 @example("```math\n\\frac{a}{b}")  # a math block never closed: raw TeX on the page
 @example("Half a formula: x^{a}`$ here.")
+@example("`$<!-- grpo:formula easy.rewards -->")  # a stray `$ that looked like inline code around "$$"
 @example("<!-- GRPO:value easy.mean -->")  # a misspelt placeholder must not vanish as a comment
 @example("<!-- grpoo:value easy.mean -->")
 def test_any_chapter_builds_or_stops_with_its_page_and_line(text: str) -> None:

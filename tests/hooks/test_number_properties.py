@@ -96,15 +96,18 @@ def test_a_value_too_small_for_four_decimals_is_never_shown_as_zero(x: float, si
 
 
 @given(_fractions)
+@example(Fraction(1, 31250))  # 3.2 × 10⁻⁵: too small for four decimals, exact in four of its mantissa
+@example(Fraction(1, 20001))  # ≈ 4.9998 × 10⁻⁵
 def test_a_fraction_is_exact_exactly_when_four_decimals_hold_it(f: Fraction) -> None:
+    # Four decimals of the number, or of its mantissa when it is too small for them (m × 10^e, e < 0).
     shown = decimal(f)
-    value = _shown(shown.digits, shown.negative)
-    holds = (f * 10**MAX_DECIMALS).denominator == 1
+    value = _shown(shown.digits, shown.negative, shown.exponent)
+    holds = (f * Fraction(10) ** (MAX_DECIMALS - shown.exponent)).denominator == 1
     assert shown.exact == holds
     if holds:
         assert value == f
     else:
-        assert abs(f - value) <= Fraction(1, 2 * 10**MAX_DECIMALS)
+        assert abs(f - value) <= Fraction(10) ** shown.exponent / (2 * 10**MAX_DECIMALS)
 
 
 @given(st.one_of(_finite, _fractions), st.booleans())
