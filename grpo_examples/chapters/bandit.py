@@ -22,6 +22,11 @@ from grpo_examples.data import Between
 from grpo_examples.quantities import Signed, Undefined
 from grpo_examples.verifier import accuracy_reward, format_reward
 
+# Var(J) is exactly 0 when every g_J(o) equals grad J (both candidates earn the same reward; a fair coin between
+# two rewards). Computed, it is round-off instead (about 1e-33 where numpy's dot products use AVX-512): below
+# this fraction of Var(0) it counts as 0, and Var(0) / Var(J) has no value.
+ZERO_VARIANCE_RTOL = 1e-12
+
 EXACT = ("none", "expected", "optimal")  # the constant baselines: b = 0, b = J, b = b*
 CURVE_POINTS = 81  # baselines at which Var(b) is computed for its plot, from 0 to the largest reward
 HISTOGRAM_BIN = 0.05  # reward per logit unit: fine enough to show the spread of a group's estimate
@@ -319,7 +324,7 @@ def build(settings: Settings) -> Bandit:
         optimal_baseline=optimal,
         harmful_above=2 * optimal,
         reduction=reinforce.variance_reduction(policy, rewards, expected)
-        if variances["expected"] > 0
+        if variances["expected"] > ZERO_VARIANCE_RTOL * variances["none"]
         else Undefined("every candidate earns the same reward: with b = J the variance is 0"),
         variance_curve=VarianceCurve(
             tuple(curve), tuple(reinforce.estimator_variance(policy, rewards, b) for b in curve)
