@@ -3,7 +3,6 @@
 
 VENV := .venv
 PYTHON := $(VENV)/bin/python
-export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test build check browser faketime screenshots benchmark lock clean
 
@@ -16,7 +15,7 @@ serve: $(VENV)/.installed node_modules/.installed
 test: $(VENV)/.installed node_modules/.installed browser faketime
 	$(PYTHON) -m pytest
 
-## Check every chapter in under a second, without a site build: placeholders, formulas, typed numbers.
+## Check the whole book in about a second, without a site build: placeholders, formulas, typed numbers, data files.
 check: $(VENV)/.installed node_modules/.installed
 	$(PYTHON) scripts/check_chapters.py
 

@@ -80,6 +80,11 @@ def _builds(builds: dict[str, Any], rebuild: dict[str, Any] | None) -> list[str]
         f"| warm | {_seconds(builds['warm'])} | {_seconds(builds['warm_math_off'])} "
         f"| {builds['warm_over_warm_math_off']:.2f} |",
     ]
+    if "check" in builds:
+        lines.append(
+            f"| `make check` (every page and data file, no site build), warm clone | {_seconds(builds['check'])} "
+            "| – | – |"
+        )
     if rebuild:
         lines += [
             f"| rebuild after a one-word edit of {rebuild['chapter']}, in-process as `mkdocs serve` calls it "

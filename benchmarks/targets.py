@@ -7,6 +7,7 @@ from typing import Any
 
 WIDGET_JS_LIMIT = 15_000  # bytes, minified: "under 15 KB"
 PERFORMANCE_TARGET = 95  # Lighthouse performance, mobile preset, median of runs
+CHECK_LIMIT = 1.0  # seconds: `make check` of the whole book, every page and data file
 LINEAR_TOLERANCE = 1.5  # the last interval's cost per page may be at most this times the first's
 
 
@@ -34,6 +35,11 @@ def judge(results: dict[str, Any]) -> list[Verdict]:
     if builds:
         ratio = builds["cold_over_cold_math_off"]
         verdicts.append(Verdict("cold build ≤ 2× the math-off build", f"{ratio:.2f}×", ratio <= 2))
+    if builds and "check" in builds:
+        check = builds["check"]["median"]
+        verdicts.append(
+            Verdict("`make check` of the whole book < 1 s (median, warm)", f"{check:.2f} s", check < CHECK_LIMIT)
+        )
     rebuild = results.get("rebuild")
     if rebuild:
         ratio, served = rebuild["in_process_ratio"], rebuild["served_ratio"]

@@ -42,12 +42,28 @@ class Pattern:
     what: str  # the form in words, for the message
 
 
-class DataError(ValueError):
-    """A data file the book cannot use: one line per problem, each with the file, the table, the key and the fix."""
+@dataclass(frozen=True)
+class Place:
+    """Where in a data file a problem is: its line and column (from 1), and that line as written."""
 
-    def __init__(self, path: Path, problems: list[str]) -> None:
-        self.path, self.problems = path, problems
-        super().__init__("\n".join(f"{display(path)}: {problem}" for problem in problems))
+    line: int
+    column: int
+    text: str
+
+
+class DataError(ValueError):
+    """A data file the book cannot use: one line per problem, each with the file, the line and column, the table,
+    the key and the fix (`grpo_examples/data/ppo.toml:12:1: cases[2].p_old: expected a number, got 'x'`)."""
+
+    def __init__(self, path: Path, problems: list[str], text: str = "") -> None:
+        self.path, self.file, self.problems = path, display(path), problems
+        self.places = [place(text, problem) for problem in problems]
+        super().__init__(
+            "\n".join(
+                f"{self.file}:{at.line}:{at.column}: {problem}"
+                for at, problem in zip(self.places, problems, strict=True)
+            )
+        )
 
 
 def display(path: Path) -> str:
@@ -59,17 +75,74 @@ def display(path: Path) -> str:
 def load(path: Path, schema: type[T]) -> T:
     """The file's tables as an instance of schema; DataError listing every problem if it does not fit."""
     try:
-        with path.open("rb") as handle:
-            table = tomllib.load(handle)
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(path, ["the file is missing: restore it (git checkout -- it)"]) from None
+    except UnicodeDecodeError as error:
+        raise DataError(path, [f"not UTF-8 text (byte {error.start + 1}): save it as UTF-8"]) from None
+    try:
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise DataError(path, [f"not valid TOML: {error}"]) from None
+        raise DataError(path, [_syntax_error(text, str(error))], text) from None
     problems: list[str] = []
     value = _convert(table, schema, "", problems)
     if problems:
-        raise DataError(path, problems)
+        raise DataError(path, problems, text)
     return typing.cast(T, value)
+
+
+# Where a table or a key is written: `[name]`, `[[name]]` (each one a new element), `key = value`.
+_HEADER = re.compile(r"\s*\[(?P<array>\[)?\s*(?P<name>[^\[\]#]+?)\s*\]\]?\s*(?:#.*)?")
+_KEY = re.compile(r"\s*(?P<key>[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')\s*=")
+_SYNTAX_AT = re.compile(r"\(at line (?P<line>\d+), column (?P<column>\d+)\)$")
+
+
+def _positions(text: str) -> dict[str, tuple[int, int]]:
+    """Each table and key of a TOML text, named as problems name them (`cases[2].p_old`), and where it is written."""
+    positions: dict[str, tuple[int, int]] = {}
+    table, arrays = "", dict[str, int]()
+    for number, line in enumerate(text.splitlines(), 1):
+        if header := _HEADER.fullmatch(line):
+            name = ".".join(part.strip().strip("\"'") for part in header.group("name").split("."))
+            if header.group("array"):
+                arrays[name] = arrays.get(name, 0) + 1
+                name = f"{name}[{arrays[name]}]"
+            table = name
+            positions.setdefault(table, (number, header.start("name") + 1))
+        elif key := _KEY.match(line):
+            positions.setdefault(_join(table, key.group("key").strip("\"'")), (number, key.start("key") + 1))
+    return positions
+
+
+def place(text: str, problem: str) -> Place:
+    """Where a problem is: for a syntax error, where tomllib stopped; else where the key or table it starts with
+    is written (`cases[2].p_old: ...`, `[easy]: ...`), or for a key the file lacks, its table; else line 1."""
+    lines = text.splitlines()
+    if match := _SYNTAX_AT.search(problem):
+        number, column = int(match.group("line")), int(match.group("column"))
+    else:
+        positions = _positions(text)
+        parts = problem.split(": ")  # 'kl: pi_theta: ...' (a table's own check naming its key) is kl.pi_theta
+        at = next((a for n in range(len(parts) - 1, 1, -1) if (a := ".".join(parts[:n])) in positions), parts[0])
+        if unknown := re.search(r": unknown key '([^']*)'", problem):  # the key's own line, not its table's
+            at = _join(at, unknown.group(1)) if at != "the top level" else unknown.group(1)
+        at = at[1:-1] if at.startswith("[") and at.endswith("]") else at
+        while at and at not in positions:
+            at = re.sub(r"(?:\[[^\]]*\]|\.[^.\[]*|^[^.\[]*)$", "", at)
+        number, column = positions.get(at, (1, 1))
+    return Place(number, column, lines[number - 1].strip() if 0 < number <= len(lines) else "")
+
+
+def _syntax_error(text: str, error: str) -> str:
+    """tomllib's message after the key written on the line where it stopped, or else the table that line is in
+    (`cases[2].p_old: not valid TOML: ...`): every problem of a data file names its table and key."""
+    match = _SYNTAX_AT.search(error)
+    lines = text.splitlines()[: int(match.group("line")) if match else 0]
+    positions = _positions("\n".join(lines))
+    on_line = [name for name, (line, _) in positions.items() if line == len(lines)]
+    tables = [name for name, (line, _) in positions.items() if _HEADER.fullmatch(lines[line - 1])]
+    at = (on_line or tables or ["the top level"])[-1]
+    return f"{at}: not valid TOML: {error}"
 
 
 def _where(at: str) -> str:

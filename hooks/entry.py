@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("grpo_examples", "hooks")
 
 _stamp: tuple[tuple[str, int], ...] = ()
+_startup: dict[str, Any] = {}  # MkDocs' on_startup arguments (serve or build), told again to a re-imported module
 
 
 def _source_stamp() -> tuple[tuple[str, int], ...]:
@@ -38,7 +39,11 @@ def _events(reload: bool = False) -> ModuleType:
             del sys.modules[name]
         _stamp = stamp
     try:
-        return importlib.import_module("hooks.events")
+        fresh = "hooks.events" not in sys.modules
+        events = importlib.import_module("hooks.events")
+        if fresh and _startup:
+            events.on_startup(**_startup)
+        return events
     except ModuleNotFoundError as error:
         if error.name is None or error.name.split(".")[0] in PACKAGES:
             raise  # the book's own code is broken: that traceback is for whoever broke it
@@ -49,12 +54,21 @@ def _events(reload: bool = False) -> ModuleType:
         ) from None
 
 
+def on_startup(command: str, dirty: bool) -> None:
+    _startup.update(command=command, dirty=dirty)
+    _events().on_startup(command=command, dirty=dirty)
+
+
 def on_config(config: Any) -> Any:
     return _events(reload=True).on_config(config)
 
 
 def on_files(files: Any, config: Any) -> Any:
     return _events().on_files(files, config)
+
+
+def on_pre_build(config: Any) -> None:
+    _events().on_pre_build(config)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
@@ -67,8 +81,17 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     return result
 
 
+def on_env(env: Any, config: Any, files: Any) -> Any:
+    return _events().on_env(env, config, files)
+
+
 def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
     return _events().on_page_context(context, page, config, nav)
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    result: str = _events().on_post_page(output, page, config)
+    return result
 
 
 def on_post_build(config: Any) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
@@ -25,8 +26,21 @@ from hooks import chapters
 from hooks.engine import drift_guard, scan
 from hooks.engine.book import Book
 from hooks.engine.placeholders import Problem, expand
+from hooks.engine.report import Problem as BookProblem
+from hooks.engine.report import Report
 from hooks.engine.tree import Subject, subject
-from hooks.site import build_date, katex_fonts, math_labels, page_meta, print_book, provenance, stylesheets, tables
+from hooks.site import (
+    build_date,
+    error_overlay,
+    katex_fonts,
+    math_labels,
+    page_meta,
+    print_book,
+    provenance,
+    stylesheets,
+    tables,
+    theme_files,
+)
 from hooks.site.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
 from hooks.site.math_switch import MathSwitchError, math_rendered
 
@@ -38,6 +52,22 @@ _sources_date = ""  # the sitemap's date for this build: hooks/site/build_date.p
 _math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/site/math_switch.py)
 _stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/site/stylesheets.py
 _font_rules: tuple[str, list[katex_fonts.FontRule]] | None = None  # which class sets which KaTeX font
+_serving = False  # True under `mkdocs serve`: problems show on the pages instead of stopping the build
+_report = Report()  # this build's problems, from every page and data file: printed once, by on_env
+_overlay = ""  # under `mkdocs serve`, the HTML that lists the standing problems on every page
+log = get_plugin_logger("grpo")
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Note whether this process serves the book (`mkdocs serve`) or builds it (`mkdocs build`)."""
+    global _serving
+    _serving = command == "serve"
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    """A build starts with no problems: under `mkdocs serve` each save builds again, and finds them again."""
+    global _report, _overlay
+    _report, _overlay = Report(), ""
 
 
 def _data(path: Path) -> str:
@@ -59,13 +89,11 @@ def _merge(what: str, tables: list[tuple[str, dict[Any, Any]]]) -> dict[Any, Any
 
 @cache
 def book() -> Book:
-    """Every subject a path can start with (each group, each chapter) and every chapter's layouts."""
-    try:
-        groups = {
-            name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()
-        }
-    except gx.DataError as error:
-        raise PluginError(str(error)) from None
+    """Every subject a path can start with (each group, each chapter) and every chapter's layouts; DataError if
+    the groups' file has problems (check_page reports them)."""
+    groups = {
+        name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()
+    }
     chapter_subjects = {
         name: subject(name, gx.chapter, name, data=_data(gx.DATA / f"{name}.toml")) for name in gx.chapter_names()
     }
@@ -122,28 +150,37 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML, the
-    whole book as one page, and the book's joined stylesheet."""
+    whole book as one page, and the book's joined stylesheet; leave out what of Material's a reader never loads."""
+    theme_files.drop(files, config)  # no source maps, no unused search languages: hooks/site/theme_files.py
     files.append(print_book.print_file(config))  # the whole book on one page: hooks/site/print_book.py
     if _stylesheet is not None:
         stylesheets.serve(_stylesheet, files, config)
     if not _math_on:
         return files
     dist = _katex(config).assets
-    for path in [dist / STYLESHEET, *sorted((dist / "fonts").iterdir())]:
-        uri = KATEX_URL + path.relative_to(dist).as_posix()
-        files.append(File.generated(config, uri, abs_src_path=str(path)))
+    # the package's stylesheet with each font's woff2 alone, and those fonts only: hooks/site/katex_fonts.py
+    stylesheet = katex_fonts.woff2_only((dist / STYLESHEET).read_text(encoding="utf-8"), str(dist / STYLESHEET))
+    files.append(File.generated(config, KATEX_URL + STYLESHEET, content=stylesheet))
+    for font in katex_fonts.files_named(stylesheet, dist):
+        files.append(File.generated(config, KATEX_URL + font, abs_src_path=str(dist / font)))
     return files
 
 
 KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Expand the page's placeholders, render each formula once so a bad one is named with its line, and run
-    the drift guard; every problem of the page is reported at once."""
+def check_page(markdown: str, page: Page, config: MkDocsConfig, report: Report) -> str:
+    """The page's Markdown with its placeholders expanded; every problem of the page goes into the report: its
+    placeholders, its formulas (each rendered once, so that a bad one is named with its line), its typed
+    numbers (the drift guard), and the data files behind its numbers (at their own lines, once)."""
     path = _source_path(page, config)
     first = _first_line(page, markdown)
-    expanded = expand(book(), markdown, first)
+    try:
+        the_book = book()
+    except gx.DataError as error:  # a data file every page needs: no page can be checked until it is fixed
+        _add_data_problems(report, error, None)
+        return markdown
+    expanded = expand(the_book, markdown, first)
     problems = list(expanded.problems)
     unclosed = scan.unclosed(expanded.markdown)
     if unclosed is not None:
@@ -156,16 +193,74 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
             except KatexError as error:
                 message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
                 problems.append(Problem(expanded.source_lines[formula.line - 1], message, formula.tex))
-    report = [
-        f"{path}:{p.line}: {p.message}\n    {p.offending.strip()}" for p in sorted(problems, key=lambda p: p.line)
-    ]
-    try:
-        drift_guard.guard(book(), markdown, path, first)  # typed numbers: hooks/engine/drift_guard.py
-    except drift_guard.DriftError as error:
-        report.append(str(error))
-    if report:
-        raise PluginError("\n".join(report))
+    for problem in problems:
+        if problem.data is not None:  # reported at the data file's own lines, with this place under them
+            _add_data_problems(report, problem.data, (path, problem.line))
+        else:
+            report.add(BookProblem(path, problem.line, 0, problem.message, problem.offending))
+    # typed numbers: hooks/engine/drift_guard.py
+    for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
+        report.add(BookProblem(path, found.line, found.column, found.message, found.offending))
     return expanded.markdown
+
+
+def _add_data_problems(report: Report, error: gx.DataError, breaks: tuple[str, int] | None) -> None:
+    for place, problem in zip(error.places, error.problems, strict=True):
+        report.add(BookProblem(error.file, place.line, place.column, problem, place.text), breaks)
+
+
+def check_data(report: Report) -> None:
+    """Every data file's problems, whether a page uses it or not: each subject's model is built once."""
+    try:
+        subjects = book().subjects.values()
+    except gx.DataError as error:
+        _add_data_problems(report, error, None)
+        return
+    for each in subjects:
+        try:
+            each.call()
+        except gx.DataError as error:
+            _add_data_problems(report, error, None)
+        except (LookupError, ValueError):  # not the file's own problem (a group the chapter names is gone):
+            pass  # each place that uses the model reports it, at its line
+
+
+def expand_page(markdown: str, page: Page, config: MkDocsConfig) -> str:
+    """check_page for one page on its own: its Markdown, or PluginError with its problems (for tests)."""
+    report = Report()
+    result = check_page(markdown, page, config, report)
+    if len(report):
+        raise PluginError(report.text())
+    return result
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """The page checked and expanded; its problems wait in the build's report, which on_env prints. A page
+    with problems is built as a stand-in, its title and a line (what the Markdown would make of a broken
+    formula is not safe to build); under `mkdocs serve` the overlay lists the problems over it."""
+    before = len(_report)
+    result = check_page(markdown, page, config, _report)
+    return error_overlay.stand_in(markdown) if len(_report) > before else result
+
+
+def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
+    """Every page has been checked: the build stops on the problems of every page and data file at once,
+    sorted, with a count. Under `mkdocs serve` it goes on, and every page shows them (hooks/site/error_overlay.py)
+    until a save fixes them; the terminal shows them too."""
+    global _overlay
+    check_data(_report)
+    _overlay = ""
+    if len(_report) and not _serving:
+        raise PluginError(_report.text())
+    if len(_report):
+        log.error("the book has problems; every page shows them until they are fixed:\n" + _report.text())
+        _overlay = error_overlay.overlay(_report)
+    return env
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """Under `mkdocs serve` with problems standing, the page carries the overlay that lists them."""
+    return error_overlay.inject(output, _overlay) if _overlay else output
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -5,10 +5,11 @@
     .venv/bin/python scripts/check_chapters.py --project DIR  # the book in DIR (its hooks, its examples)
 
 For each page: its placeholders resolve, its formulas parse with the book's KaTeX, and the drift
-guard finds no typed number. Each page goes through the very function the build calls on it
-(hooks/events.py on_page_markdown), so this check and `mkdocs build` cannot disagree; what it skips
-is the rest of the build (Markdown to HTML, the theme, the links). Problems are printed as
-`file:line: message`, and the exit status is 1 if there is any.
+guard finds no typed number; and every data file loads. Each page goes through the very function
+the build calls on it (hooks/events.py check_page), so this check and `mkdocs build` cannot disagree;
+what it skips is the rest of the build (Markdown to HTML, the theme, the links). Every problem is
+printed at once, as the build prints them (`file:line: message`, sorted, then a count), and the exit
+status is 1 if there is any.
 """
 
 from __future__ import annotations
@@ -44,24 +45,21 @@ class _Config:
     config_file_path: str
 
 
-def check_page(path: Path, docs: Path) -> str | None:
-    """The problems of one page, as the build would report them, or None."""
-    from mkdocs.exceptions import PluginError
+def check_page(path: Path, docs: Path, report: Any) -> None:
+    """The problems of one page, as the build finds them, into the report (hooks/engine/report.py)."""
     from mkdocs.utils.meta import get_data
 
     from hooks import events
+    from hooks.engine.report import Problem
 
     if not path.is_relative_to(docs) or path.suffix != ".md":
-        return f"{path}:1: not a page of the book: give a .md file under {docs}"
+        report.add(Problem(str(path), 1, 0, f"not a page of the book: give a .md file under {docs}", ""))
+        return
     source = path.read_text(encoding="utf-8-sig")
     markdown, _ = get_data(source)
     page = _Page(_File(path.relative_to(docs).as_posix(), str(path), source))
     config = _Config(str(docs), str(docs.parent / "mkdocs.yml"))
-    try:
-        events.on_page_markdown(markdown, cast(Any, page), cast(Any, config), cast(Any, None))
-    except PluginError as error:
-        return str(error)
-    return None
+    events.check_page(markdown, cast(Any, page), cast(Any, config), report)
 
 
 def main(arguments: list[str]) -> int:
@@ -73,16 +71,19 @@ def main(arguments: list[str]) -> int:
     docs = project / "docs"
     sys.path.insert(0, str(project))
     from hooks import events
+    from hooks.engine.report import Report
 
     pages = [page.resolve() for page in options.pages] or sorted(docs.rglob("*.md"))
+    report = Report()
     try:
-        problems = [p for p in (check_page(page, docs) for page in pages) if p is not None]
+        for page in pages:
+            check_page(page, docs, report)
+        events.check_data(report)
     finally:
         events.shutdown()
-    for problem in problems:
-        print(problem)
-    print(f"checked {len(pages)} pages: " + (f"{len(problems)} with problems" if problems else "no problems"))
-    return 1 if problems else 0
+    print(report.text() if len(report) else "no problems")
+    print(f"checked {len(pages)} page{'s' * (len(pages) != 1)} and every data file")
+    return 1 if len(report) else 0
 
 
 if __name__ == "__main__":

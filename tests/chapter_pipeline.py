@@ -1,7 +1,7 @@
 """A chapter's text through the book's own page hook and Markdown, without a site build.
 
-The hook is called exactly as `mkdocs build` calls it (hooks/events.py on_page_markdown, as
-scripts/check_chapters.py does), then the result goes through the Markdown extensions of mkdocs.yml with
+The page goes through the hook's own check (hooks/events.py check_page, which on_page_markdown and
+scripts/check_chapters.py call), then the result goes through the Markdown extensions of mkdocs.yml with
 the book's KaTeX: what `mkdocs build` puts inside <article>, in milliseconds instead of seconds, so that
 property tests can feed it hundreds of chapters.
 
@@ -70,7 +70,7 @@ def page_markdown(text: str, source: str | None = None) -> str:
     """
     page = _Page(_File("fuzz.md", str(ROOT / PAGE), text if source is None else source))
     config = _Config(str(ROOT / "docs"), str(ROOT / "mkdocs.yml"))
-    result: str = events.on_page_markdown(text, cast(Any, page), cast(Any, config), cast(Any, None))
+    result: str = events.expand_page(text, cast(Any, page), cast(Any, config))
     return result
 
 

@@ -3,12 +3,19 @@
 The index walks every subject's tree (hooks/engine/tree.py) for its numbers, then fills in every formula its
 layouts can draw for the numbers those show. It is cached on the Book, which lives for one version of the
 code (hooks/entry.py re-imports the hooks when grpo_examples or the hooks change), and it is built only
-when a page has a typed number to explain.
+when a page has a typed number to explain, or an integer that could be a count of a subject it uses.
+
+Each number keeps the subject it belongs to and whether it is a count: an int field (not a bool, not a float
+that happens to be whole) that does not just repeat the key of the entry it belongs to (bandit.candidates.2.number
+is 2, ppo.gae.tokens.2.t is 2: the page's numbering, which the path already names, not a quantity). `counts`
+looks an integer typed on a page up among the counts of the subjects that page uses, for the drift guard's
+check of integers and number words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -28,6 +35,8 @@ class Computed:
     what: str
     value: Fraction
     in_formula: bool
+    subject: str = ""  # the group or chapter it is a number of
+    integer: bool = False  # a count (an int field, not a numbering): what a typed integer is compared with
 
 
 @cache
@@ -35,28 +44,46 @@ def computed_values(book: Book) -> tuple[Computed, ...]:
     """Every number of every subject, then every number in every filled-in formula."""
     values: list[Computed] = []
     formulas: list[Computed] = []
-    for start in book.subjects.values():
+    for name, start in book.subjects.items():
         try:
             named = list(walk(start))
             filled = list(formulas_of(book, start))
-        except ValueError:  # a data file that does not fit its schema: the page that uses it says so
-            continue
+        except (ValueError, LookupError):  # a data file that does not fit its schema, or names a group that is
+            continue  # gone (a chapter's model reads a group): the page that uses it says so
         for item in named:
             if isinstance(item.value, int | float | Fraction) and not isinstance(item.value, bool):
                 said = describe(item.owner, item.field)
                 what = f"{item.path}" + (f" ({said.rstrip('.')})" if said and not item.keys else "")
                 placeholder = f"<!-- grpo:value {item.path} -->"
-                values.append(Computed(placeholder, what, Fraction(item.value), False))
+                integer = isinstance(item.value, int) and item.path.split(".")[-2] != str(item.value)
+                values.append(Computed(placeholder, what, Fraction(item.value), False, name, integer))
         for path, tex in filled:
             placeholder = f"<!-- grpo:formula {path} -->"
-            formulas.extend(_formula_numbers(tex, placeholder, f"a number in the formula of {path}"))
+            formulas.extend(_formula_numbers(tex, placeholder, f"a number in the formula of {path}", name))
     return tuple(values + formulas)
 
 
-def _formula_numbers(tex: str, placeholder: str, what: str) -> list[Computed]:
+def _formula_numbers(tex: str, placeholder: str, what: str, subject: str) -> list[Computed]:
     """The numbers a filled-in formula shows, but 0 and 1, which are everywhere."""
     numbers = {Fraction(n) for n in _TEX_NUMBER.findall(tex)} - {Fraction(0), Fraction(1)}
-    return [Computed(placeholder, what, number, True) for number in sorted(numbers)]
+    return [Computed(placeholder, what, number, True, subject) for number in sorted(numbers)]
+
+
+@cache
+def _counts(book: Book) -> Mapping[tuple[str, int], tuple[Computed, ...]]:
+    """The int fields of every subject, by subject and value."""
+    found: dict[tuple[str, int], list[Computed]] = {}
+    for computed in computed_values(book):
+        if computed.integer:
+            found.setdefault((computed.subject, int(computed.value)), []).append(computed)
+    return {key: tuple(values) for key, values in found.items()}
+
+
+def counts(book: Book, value: int, used: frozenset[str]) -> list[Computed]:
+    """The int fields of the subjects in `used` that hold value: the subjects in the book's order, each one's
+    fields in the order of its model."""
+    index = _counts(book)
+    return [c for name in book.subjects if name in used for c in index.get((name, value), ())]
 
 
 def matches(book: Book, value: Fraction, places: int | None, in_math: bool) -> list[Computed]:

@@ -1,12 +1,22 @@
 """What counts as a typed number in a line of a chapter: in its prose, and in its TeX.
 
-Prose is read with its code, comments, HTML tags, link targets and attribute lists blanked out (the
-columns stay where they were), then with what passes unmarked blanked too: arXiv ids, versions,
-dates, references into a text (section 4.1) and the 0/1 of a binary reward. What is left is scanned
-for decimals, fractions, signed numbers, percentages and scientific notation; unsigned integers are
-not typed numbers. A sign counts only where it is one: −2.0 is signed, G-1 and R1-Zero are not.
-TeX is read the same way, after its literal fractions (\\frac{4}{5}) and powers of ten (10^{-4}),
-and with its notation blanked: comments, lengths (0.5em), signed indices (\\sigma^{-1}), commands.
+Prose is read with its code, comments, HTML tags, HTML entities, footnote references, link targets and
+attribute lists blanked out (the columns stay where they were), then with what passes unmarked blanked
+too: arXiv ids, versions, dates, references into a text (section 4.1), the number of an ordered list's
+item and the 0/1 of a binary reward. What is left is scanned for decimals, fractions, signed numbers,
+percentages and scientific notation. A sign counts only where it is one: −2.0 is signed, G-1 and
+R1-Zero are not. TeX is read the same way, after its literal fractions (\\frac{4}{5}) and powers of ten
+(10^{-4}), and with its notation blanked: comments, lengths (0.5em), signed indices (\\sigma^{-1}),
+commands.
+
+Unsigned integers (5, 1,200) and number words (five: the words numbers.count_words writes, in any case)
+are found too, as COUNTS: they are typed numbers only where a count of the page's own subjects is that
+number, which the drift guard decides (it knows the page's subjects; this module reads one line). An
+integer is not one where it is part of a name (R1, Qwen2.5-Math-7B, GPT-4, top-5) or an ordinal
+(4th). Inside TeX an integer is one only at the formula's top level (G = 8): not in a subscript or
+a superscript (\\sigma^2, r_5), which are indices and powers, nor inside braces, which hold the
+arguments of commands (\\frac{1}{G}, \\sqrt{2}, \\sum_{i=1}^{G}, \\text{...}): notation, not a count
+the sentence states. Words are read in prose only: TeX writes counts in digits.
 """
 
 from __future__ import annotations
@@ -15,14 +25,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import count, takewhile
 
 from hooks.engine import scan
+from hooks.engine.numbers import count_words
 
 # Prose that is not prose: placeholders and other comments, HTML tags, link targets, attribute lists.
 _NOT_PROSE = re.compile(
     r"<!--.*?-->"  # an HTML comment, a placeholder included (a literal marking is found before this)
     r"|<code>.*?</code>"  # inline code written as HTML (to show $`...`$ without it being rendered)
     r"|<[A-Za-z/][^>]*>"  # an HTML tag and its attributes
+    r"|&#?\w+;"  # an HTML entity, &#96;
+    r"|\[\^[^\]\s]+\]"  # a footnote reference, [^4] (its name is not a number of the text)
     r"|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"  # a link's or an image's target, ](url "title")
     r"|^\s*\[[^\]]+\]:\s*\S+"  # a reference definition's target, [id]: url
     r"|\bhttps?://\S+"  # a bare URL
@@ -42,6 +56,7 @@ _ACCEPTED = re.compile(
     r"|theorems?|lemmas?|steps?|pages?|pp?\.|lines?))\s*)"  # section 4.1, eq. 3, sections 4.1 and 4.2
     r"\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?(?:\s*(?:,|and|or|to|–|-)\s*\d+(?:\.\d+)*[a-z]?(?:\s*\([^)]*\))?)*"
     r"|(?<![\w.])0/1(?![\d/.])"  # a 0/1 reward: the notation for a binary value, not a fraction
+    r"|^\s*(?:>\s*)*\d+[.)](?=\s)"  # the number of an ordered list's item, 2. or 2)
 )
 
 # Inside TeX: literal fractions and powers of ten first, then what is notation rather than a value.
@@ -69,10 +84,19 @@ NUMBER = re.compile(
     r"(?P<body>\d+(?:\.\d+)?[eE][+\-−]?\d+"  # 1e-4, 2.5E3
     r"|\d+(?:\.\d+)?/\d+(?:\.\d+)?"  # 4/5
     r"|\d*\.\d+"  # 0.8, .5
+    r"|\d{1,3}(?:,\d{3})+(?![\d.])"  # 1,200
     r"|\d+)"  # 4
     r"(?P<percent>\\?%)?"
 )
 SCIENTIFIC = "scientific notation"
+INTEGER = "integer"
+WORD = "number word"
+COUNTS = {INTEGER, WORD}  # kinds the drift guard reports only where they are a count of the page's subjects
+# The words count_words writes (zero ... sixteen), up to the first count it writes in digits.
+NUMBER_WORDS = {word: n for n, word in enumerate(takewhile(lambda word: not word.isdigit(), map(count_words, count())))}
+_WORD = re.compile(r"\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+# A subscript or superscript in TeX without braces: the script mark and one token (r_5, \sigma^2).
+_SCRIPT = re.compile(r"[\^_]\s*(?:\\[A-Za-z]+|[^\s{])")
 _OPERAND_END = re.compile(r"[\w)\]}|!'.]")
 
 
@@ -96,7 +120,7 @@ def blank(text: str, start: int, end: int) -> str:
 
 def in_prose(text: str, number: int, spans: list[scan.Span]) -> list[TypedNumber]:
     """The typed numbers of one prose line (its inline formulas included), given its code and math spans."""
-    if not any(character.isdigit() for character in text):
+    if not any(character.isdigit() for character in text) and not _WORD.search(text):
         return []  # most lines: nothing to scan
     numbers: list[TypedNumber] = []
     masked = text
@@ -109,12 +133,21 @@ def in_prose(text: str, number: int, spans: list[scan.Span]) -> list[TypedNumber
     for region in [*_NOT_PROSE.finditer(masked), *_ACCEPTED.finditer(masked)]:
         masked = blank(masked, region.start(), region.end())
     numbers += _numbers(masked, number, 0, in_math=False)
+    numbers += _words(masked, number)
     return sorted(numbers, key=lambda n: n.column)
+
+
+def _words(masked: str, number: int) -> Iterator[TypedNumber]:
+    """The number words of prose whose other parts are blanked: counts, as as=words writes them."""
+    for match in _WORD.finditer(masked):
+        value = Fraction(NUMBER_WORDS[match.group().lower()])
+        yield TypedNumber(number, match.start() + 1, match.group(), WORD, value, None, in_math=False)
 
 
 def in_tex(tex: str, number: int, offset: int = 0, display: bool = False) -> list[TypedNumber]:
     """The typed numbers of one line of TeX; columns are counted from `offset` in the source line."""
     found: list[TypedNumber] = []
+    notation = _notation(tex)
     for match in _TEX_FRACTION.finditer(tex):
         num, den = match.group("num") or match.group("num1"), match.group("den") or match.group("den1")
         if Fraction(den) != 0:
@@ -135,12 +168,36 @@ def in_tex(tex: str, number: int, offset: int = 0, display: bool = False) -> lis
         tex = blank(tex, match.start(), match.end())
     for match in relations:  # a relation stays visible to the sign test as a '=' would
         tex = tex[: match.end() - 1] + "=" + tex[match.end() :]
-    found += _numbers(tex, number, offset, in_math=True, display=display)
+    found += [
+        n
+        for n in _numbers(tex, number, offset, in_math=True, display=display)
+        if n.kind != INTEGER or not any(start <= n.column - 1 - offset < end for start, end in notation)
+    ]
     return sorted(found, key=lambda n: n.column)
 
 
+def _notation(tex: str) -> list[tuple[int, int]]:
+    """Where a line of TeX is notation for an integer: its unbraced scripts (r_5, \\sigma^2), and everything inside
+    braces (an escaped brace, \\{, is a set's, not a group's)."""
+    found = [(match.start(), match.end()) for match in _SCRIPT.finditer(tex)]
+    depth, start = 0, 0
+    for position, character in enumerate(tex):
+        if character in "{}" and position > 0 and tex[position - 1] == "\\":
+            continue
+        if character == "{":
+            depth, start = depth + 1, position if depth == 0 else start
+        elif character == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                found.append((start, position + 1))
+    if depth > 0:
+        found.append((start, len(tex)))  # a group the line leaves open (a display formula goes on)
+    return found
+
+
 def _numbers(masked: str, number: int, offset: int, in_math: bool, display: bool = False) -> Iterator[TypedNumber]:
-    """Typed numbers in text whose other parts are blanked; unsigned integers are not typed numbers."""
+    """Typed numbers in text whose other parts are blanked; unsigned integers as INTEGER, where they are not part
+    of a name or an ordinal."""
     for match in NUMBER.finditer(masked):
         start, body = match.start(), match.group("body")
         sign = match.group("sign") or ""
@@ -150,8 +207,8 @@ def _numbers(masked: str, number: int, offset: int, in_math: bool, display: bool
         if not in_math and _glued_to_a_word(masked, start):
             continue  # part of a name: Qwen2.5, R1, Llama-3.1
         kind = _kind(body, sign, bool(match.group("percent")))
-        if kind is None:
-            continue
+        if kind == INTEGER and not in_math and re.match(r"[A-Za-z]", masked[match.end() : match.end() + 1]):
+            continue  # an ordinal or a name: 4th, 7B
         value, places = _value(body, sign, bool(match.group("percent")))
         text = masked[start : match.end()]
         yield TypedNumber(number, offset + start + 1, text, kind, value, places, in_math, display)
@@ -162,7 +219,7 @@ def _glued_to_a_word(text: str, start: int) -> bool:
     return bool(re.search(r"[A-Za-z_]$|[A-Za-z][-.]$", before))
 
 
-def _kind(body: str, sign: str, percent: bool) -> str | None:
+def _kind(body: str, sign: str, percent: bool) -> str:
     if re.search(r"[eE]", body):
         kind = SCIENTIFIC
     elif "/" in body:
@@ -172,12 +229,12 @@ def _kind(body: str, sign: str, percent: bool) -> str | None:
     elif percent:
         kind = "percentage"
     else:
-        return "signed number" if sign else None
+        return "signed number" if sign else INTEGER
     return f"signed {kind}" if sign and kind != SCIENTIFIC else kind
 
 
 def _value(body: str, sign: str, percent: bool) -> tuple[Fraction, int | None]:
-    body = body.replace("−", "-")
+    body = body.replace("−", "-").replace(",", "")
     if re.search(r"[eE]", body):
         mantissa, exponent = re.split(r"[eE]", body)
         value, places = Fraction(mantissa) * Fraction(10) ** int(exponent), None

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from grpo_examples import Undefined
+from grpo_examples import DataError, Undefined
 from hooks.engine import guide, scan
 from hooks.engine.book import Book, formula, formula_paths
 from hooks.engine.contract import LayoutError
@@ -48,7 +48,12 @@ OTHER_MARKERS = {"literal"}  # the drift guard's: <!-- literal: why -->
 
 
 class PlaceholderError(Exception):
-    """A placeholder that cannot be expanded: the message says why and what to write instead."""
+    """A placeholder that cannot be expanded: the message says why and what to write instead; or the data file
+    behind it has problems (data), which are reported at their own lines."""
+
+    def __init__(self, message: str, data: DataError | None = None) -> None:
+        super().__init__(message)
+        self.data = data
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,8 @@ def _find(book: Book, path: str) -> Found:
         return resolve(book.subjects, path)
     except PathError as error:
         raise PlaceholderError(str(error)) from None
+    except DataError as error:  # the data file behind the path has problems: reported there, once
+        raise PlaceholderError(f"{path}: {error}", error) from None
     except LookupError as error:  # a chapter's group is gone from groups.toml (str() of a KeyError quotes it)
         raise PlaceholderError(f"{path}: {error.args[0] if error.args else error}") from None
     except ValueError as error:  # grpo_examples refuses its data: a data file that does not fit its schema
@@ -190,7 +197,10 @@ def _example_paths(book: Book, kind: type) -> list[str]:
     """Paths that name a node of this type (a subject, or a field of one), to show in a message."""
     found = []
     for name, start in book.subjects.items():
-        node = start.call()
+        try:
+            node = start.call()
+        except ValueError:  # a data file with problems: reported at its own lines
+            continue
         if isinstance(node, kind):
             found.append(name)
         elif dataclasses.is_dataclass(node):
@@ -258,6 +268,8 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
             return Expansion(guide.BLOCKS[name](book, *paths))
         except guide.GuideError as error:
             raise PlaceholderError(str(error)) from None
+        except DataError as error:  # the guide walks every model: a data file with problems is reported there
+            raise PlaceholderError(f"{name}: {error}", error) from None
     if name not in book.blocks:
         known = [*book.blocks, *guide.BLOCKS]
         raise PlaceholderError(f"unknown block {name!r}{suggest(name, known)} (blocks: {', '.join(known)})")
@@ -322,6 +334,7 @@ class Problem:
     line: int
     message: str
     offending: str
+    data: DataError | None = None  # the data file's problems behind it, when that is what went wrong
 
 
 @dataclass(frozen=True)
@@ -431,7 +444,7 @@ def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set
                 )
             expansion = KINDS[placeholder.kind](book, placeholder, text)
         except PlaceholderError as error:
-            problems.append(Problem(line.number, str(error), offending))
+            problems.append(Problem(line.number, str(error), offending, error.data))
             continue
         out.append(expansion.markdown)
         used |= expansion.used

@@ -72,7 +72,10 @@ def code_spans(text: str) -> list[Span]:
     math = [Span(item.start, item.end, True) for item in inline_math(text)]
     # markdown-katex takes its formulas out first, so a backtick of a formula never opens or closes inline code
     # (in "`$$`x`$" the formula is $`x`$ and the first "`$" is left over, not code around "$$")
-    unmathed = "".join("\0" if any(m.start <= i < m.end for m in math) else c for i, c in enumerate(text))
+    unmathed, end = "", 0
+    for m in math:  # in order, apart
+        unmathed, end = unmathed + text[end : m.start] + "\0" * (m.end - m.start), m.end
+    unmathed += text[end:]
     code = [
         Span(match.start(), match.end(), False)
         for match in _CODE_SPAN.finditer(unmathed)

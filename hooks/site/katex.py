@@ -4,7 +4,8 @@ markdown-katex as published starts a new `katex` process for every formula and l
 command again each time (about 1 s per formula where Node.js is installed; measured in
 benchmarks/RESULTS.md). Here one Node.js process loads the KaTeX that npm installed from package-lock.json
 and renders every formula in about a millisecond; the same package's CSS and fonts are served with
-the site, so the HTML and the stylesheet always come from one KaTeX version. Rendered formulas are
+the site (the fonts as woff2 only: hooks/site/katex_fonts.py), so the HTML and the stylesheet always come
+from one KaTeX version. Rendered formulas are
 also kept on disk (hooks/site/katex_cache.py), so a new build process starts KaTeX only for new formulas.
 The measurements behind this design are in benchmarks/RESULTS.md.
 """

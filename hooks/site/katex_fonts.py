@@ -9,6 +9,9 @@ waits for. So a page preloads the fonts at least half its formulas need (on ever
 KaTeX_Math, in nearly every formula), and a font few formulas use (a big delimiter's, blackboard bold's) loads
 when laid out (benchmarks/rationale.md has the measurements). Which class sets which font is read from
 the KaTeX stylesheet the build serves, so the list follows the KaTeX version that renders the HTML.
+
+The site ships each font as woff2 only, and that stylesheet names only those files: `woff2_only` makes it
+from the package's own.
 """
 
 from __future__ import annotations
@@ -16,11 +19,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
 
 FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
 RULE = re.compile(r"([^{}@]+)\{([^{}]*)\}")
 DECLARATION = re.compile(r"(font-family|font-weight|font-style):([^;]+)")
 WOFF2 = re.compile(r"url\(([^)]+\.woff2)\)")
+WOFF2_SOURCE = re.compile(r'url\(([^)"\']+\.woff2)\) format\("woff2"\)')  # one source of an @font-face's src
+URL = re.compile(r"url\(([^)]*)\)")
 CLASS_ATTRIBUTE = re.compile(r'class="([^"]+)"')
 COMBINATOR = re.compile(r"\s*[\s>+~]\s*")
 FORMULA_START = '<span class="katex">'
@@ -53,6 +61,48 @@ def font_rules(stylesheet: str) -> tuple[str, list[FontRule]]:
             if compounds:
                 rules.append(FontRule(tuple(compounds), font))
     return faces[_face_key({})], rules
+
+
+def woff2_only(stylesheet: str, origin: str) -> str:
+    """KaTeX's stylesheet with each @font-face naming its woff2 file alone, made from the package's own at build time.
+
+    KaTeX's package holds each font three times (.woff2, .woff, .ttf) and its stylesheet names all three; a
+    browser takes the first source it can read, and every browser the book serves reads woff2 (Chrome 36,
+    Firefox 39, Edge 14, Safari 12 and later), so the .woff and .ttf files, two thirds of the fonts, were never
+    fetched. The site ships the woff2 files only, and this stylesheet must then name no other. It is made from
+    the stylesheet of the KaTeX that renders the formulas, never kept as a copy, so it follows that KaTeX; if
+    that stylesheet no longer has the shape read here (no @font-face, or one without exactly one woff2 source),
+    the build stops (origin names the file) rather than ship a stylesheet that names fonts the site lacks.
+    """
+
+    def one_source(face: re.Match[str]) -> str:
+        declarations = face.group(1).split(";")
+        sources = [d for d in declarations if d.strip().startswith("src:")]
+        woff2 = WOFF2_SOURCE.findall(sources[0]) if len(sources) == 1 else []
+        if len(woff2) != 1:
+            raise PluginError(
+                f"{origin}: an @font-face without exactly one woff2 source (the site ships KaTeX's fonts as woff2 "
+                f"only: hooks/site/katex_fonts.py woff2_only): {face.group(0)}"
+            )
+        kept = [f'src:url({woff2[0]}) format("woff2")' if d in sources else d for d in declarations]
+        return "@font-face{" + ";".join(kept) + "}"
+
+    if not FONT_FACE.search(stylesheet):
+        raise PluginError(
+            f"{origin} has no @font-face rule: hooks/site/katex_fonts.py woff2_only reads KaTeX's fonts there"
+        )
+    return FONT_FACE.sub(one_source, stylesheet)
+
+
+def files_named(stylesheet: str, folder: Path) -> list[str]:
+    """Every file the stylesheet's url()s name, relative to it (its fonts); PluginError if folder lacks one."""
+    names = sorted({url for url in URL.findall(stylesheet) if not url.startswith("data:")})
+    missing = [name for name in names if not (folder / name).is_file()]
+    if missing:
+        raise PluginError(
+            f"KaTeX's stylesheet names {', '.join(missing)}, which {folder} lacks: reinstall KaTeX with `npm ci`"
+        )
+    return names
 
 
 def fonts_used(html: str, base_font: str, rules: list[FontRule]) -> list[str]:

@@ -5,7 +5,8 @@ a11y.css, print.css), and MkDocs would link each: nine render-blocking requests 
 anything, each a round trip on a slow network (benchmarks/RESULTS.md measures the difference). At build
 time they are joined, in their mkdocs.yml order, into one file named after its content's hash, so that
 a browser holding an older version in its cache never uses it. KaTeX's stylesheet stays apart: its
-fonts are addressed relative to it, and it must stay byte for byte that of the KaTeX that rendered.
+fonts are addressed relative to it, and its rules must stay those of the KaTeX that rendered (only its font
+sources are trimmed to woff2: hooks/site/katex_fonts.py).
 """
 
 from __future__ import annotations

@@ -31,11 +31,15 @@ def _fonts_asked_for(context: BrowserContext, url: str) -> list[str]:
     page.route(url, without_preloads)
     fonts: set[str] = set()
     page.on("request", lambda r: fonts.add("fonts/" + Path(r.url).name) if r.resource_type == "font" else None)
+    unloaded: list[str] = []  # a font asked for and not served: the site ships woff2 only (hooks/site/katex_fonts.py)
+    page.on("requestfailed", lambda r: unloaded.append(r.url) if r.resource_type == "font" else None)
+    page.on("response", lambda r: unloaded.append(r.url) if r.request.resource_type == "font" and not r.ok else None)
     page.goto(url, wait_until="load")
     page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in the page
     page.wait_for_function(LAID_OUT)  # a block is laid out, and asks for its fonts, near the screen or after
     page.evaluate(LAID_OUT_AND_FONTS_LOADED)
     page.close()
+    assert not unloaded, f"{url}: fonts not served: {unloaded}"
     return sorted(fonts)
 
 

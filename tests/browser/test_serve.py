@@ -3,6 +3,7 @@ browser on the next reload, which the browser does by itself, without restarting
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -29,28 +30,37 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    project = copy_project(tmp_path / "book")
+@contextlib.contextmanager
+def serving(project: Path, log_path: Path) -> Iterator[str]:
+    """`mkdocs serve` of the project, as `make serve` runs it, until the block ends; its address."""
     port = free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": f"http://127.0.0.1:{port}/"}
     command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-a", f"127.0.0.1:{port}"]
-    log = (tmp_path / "serve.log").open("w")
+    log = log_path.open("w")
     server = subprocess.Popen(command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/grpo/"
+    url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60
     while True:
         try:
-            urllib.request.urlopen(url, timeout=2).close()
+            urllib.request.urlopen(url + "grpo/", timeout=2).close()
             break
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError((tmp_path / "serve.log").read_text()) from None
+                raise AssertionError(log_path.read_text()) from None
             time.sleep(0.2)
-    yield project, url
-    server.terminate()
-    server.wait(timeout=10)
-    log.close()
+    try:
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    project = copy_project(tmp_path / "book")
+    with serving(project, tmp_path / "serve.log") as url:
+        yield project, url + "grpo/"
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -100,3 +110,69 @@ def test_edits_show_after_the_automatic_reload(browser: Browser, served: tuple[P
 
     assert len(reloads) >= 4, "the browser reloaded by itself after each edit"
     page.close()
+
+
+OVERLAY = "#grpo-build-problems"
+
+
+def wait_for_overlay(page: Page, shown: bool, timeout: float = 30) -> None:
+    """Wait, without touching the page, until it reloaded itself with the problems' overlay shown (or gone)."""
+    deadline = time.monotonic() + timeout
+    while ('id="grpo-build-problems"' in _content(page)) != shown:
+        assert time.monotonic() < deadline, f"the overlay never {'showed' if shown else 'went'}"
+        page.wait_for_timeout(200)
+    page.wait_for_load_state("load")
+
+
+def test_a_build_error_shows_on_every_page_until_a_save_fixes_it(browser: Browser, served: tuple[Path, str]) -> None:
+    project, url = served
+    page = browser.new_page()
+    page.goto(url)
+    assert page.locator(OVERLAY).count() == 0
+
+    # A slip on the GRPO page and a bad value in a data file: the open tab reloads and shows both.
+    edit(project / "docs" / "grpo.md", "## The idea", "## The idea <!-- grpo:value eazy.mean -->")
+    edit(project / "grpo_examples" / "data" / "ppo.toml", "epsilon = 0.2", 'epsilon = "wide"')
+    wait_for_overlay(page, shown=True)
+    overlay = page.locator(OVERLAY)
+    assert overlay.is_visible()
+    text = overlay.inner_text()
+    assert "The book has 2 problems in 2 files" in text
+    assert "docs/grpo.md:" in text and "unknown name 'eazy'" in text and "did you mean 'easy'?" in text
+    assert "<!-- grpo:value eazy.mean -->" in text  # the text as written
+    assert "grpo_examples/data/ppo.toml:4:1" in text and "epsilon: expected a number, got 'wide'" in text
+    assert "docs/ppo.md: lines" in text  # the places the data problem breaks
+
+    # Every page of the book shows it, not only the broken ones.
+    other = browser.new_page()
+    other.goto(url.replace("/grpo/", "/glossary/"))
+    assert other.locator(OVERLAY).is_visible()
+    assert "unknown name 'eazy'" in other.locator(OVERLAY).inner_text()
+    other.close()
+
+    # Fixed, the page comes back by itself, without the overlay, with its numbers.
+    edit(project / "docs" / "grpo.md", "## The idea <!-- grpo:value eazy.mean -->", "## The idea")
+    edit(project / "grpo_examples" / "data" / "ppo.toml", 'epsilon = "wide"', "epsilon = 0.2")
+    wait_for_overlay(page, shown=False)
+    assert page.locator("h2", has_text="The idea").count() == 1
+    assert page.locator(".grpo-value").count() > 10
+    page.close()
+
+
+def test_the_server_starts_with_an_error_and_shows_it(browser: Browser, tmp_path: Path) -> None:
+    # A page broken before `make serve` starts: the server starts anyway (MkDocs alone exits), and shows it.
+    project = copy_project(tmp_path / "book")
+    edit(project / "docs" / "ppo.md", "\n## ", "\n$`\\frac{1}{`$\n\n## ")
+    with serving(project, tmp_path / "serve.log") as url:
+        page = browser.new_page()
+        page.goto(url + "ppo/")
+        overlay = page.locator(OVERLAY)
+        assert overlay.is_visible()
+        assert "KaTeX cannot render this formula" in overlay.inner_text()
+        assert "docs/ppo.md:" in overlay.inner_text()
+        page.get_by_role("button", name="Hide until the next save").click()
+        assert not overlay.is_visible()  # the author can read the page under it
+        page.close()
+    log = (tmp_path / "serve.log").read_text()
+    assert "KaTeX cannot render this formula" in log  # the terminal has it too
+    assert "Traceback" not in log

@@ -107,7 +107,7 @@ def test_the_check_reports_each_slip_as_file_line_message(tmp_path: Path) -> Non
     [second] = [line for line in result.stdout.splitlines() if line.startswith("docs/second.md:")]
     assert second.startswith("docs/second.md:3: unknown name 'esay': a path starts with one of easy, hard,")
     assert second.endswith("; did you mean 'easy'?")
-    assert "2 with problems" in result.stdout
+    assert "2 problems in 2 files" in result.stdout
     assert "Traceback" not in result.stderr
 
 

@@ -339,7 +339,7 @@ def test_a_value_that_is_not_one_number_says_what_it_is() -> None:
 def test_every_mistake_of_a_page_is_reported_at_once_sorted_by_line() -> None:
     page = "\n".join(
         [
-            "# A page with five mistakes",  # 1
+            "# A page of mistakes",  # 1
             "A formula KaTeX rejects: $`\\fracc{1}{2}`$.",  # 2: found after every placeholder
             "Fine: <!-- grpo:value easy.mean -->.",  # 3
             "Two on one line: <!-- grpo:value eazy.mean --> and <!-- grpo:check hard.claims.wrong-is-rare -->.",  # 4

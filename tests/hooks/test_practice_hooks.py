@@ -319,6 +319,12 @@ def test_a_value_the_data_file_gets_wrong_is_quoted_whole(tmp_path: Path, monkey
         "grpo_examples/data/practice.toml",
     )
     swap_book(monkeypatch, book_with({"practice": broken}))
-    [(line, message)] = problems(PluginError(refusal("<!-- grpo:value practice.clip.ratio -->")))
-    assert line == 1
-    assert message == ("practice.clip.ratio: grpo_examples/data/practice.toml: clip.ratio: expected a number, got 'x'")
+    report = refusal("<!-- grpo:value practice.clip.ratio -->")
+    # reported at its own line of the data file (22, ratio in [clip]), with the page's line it breaks under it
+    assert report.splitlines() == [
+        "grpo_examples/data/practice.toml:22:1: clip.ratio: expected a number, got 'x'",
+        '    ratio = "x"',
+        "    this breaks 1 place of the book:",
+        "      docs/fuzz.md: line 1",
+        "1 problem in 1 file",
+    ]

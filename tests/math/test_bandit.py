@@ -91,7 +91,7 @@ def test_a_bandit_with_no_variance_left_under_b_equal_j_still_builds(tmp_path: P
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("batches = 10\n", "", r"bandit\.toml: the top level: missing key 'batches': add it"),
+        ("batches = 10\n", "", r"bandit\.toml:1:1: the top level: missing key 'batches': add it"),
         ("seed = 3\n", "seed = 3\nseeds = 4\n", r"the top level: unknown key 'seeds' \(the keys are .*\): remove"),
         ("probability = 0.6\n\n", "probability = 0.7\n\n", r"add up to 1, got \[0.7, 0.4\]"),
         ('text = "Answer: 5"\n', 'text = "Answer: 5"\nreward = 1\n', r"candidates\[2\]: unknown key 'reward'"),

@@ -8,6 +8,7 @@ chapters' own Settings are loaded from edited copies of the shipped data files.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ import pytest
 
 import grpo_examples as gx
 from grpo_examples.chapters import bandit, ppo, practice, run, verifier
-from grpo_examples.data import DATA, Between, DataError, load
+from grpo_examples.data import DATA, Between, DataError, Place, load
 
 CHAPTERS: dict[str, ModuleType] = {
     "bandit": bandit,
@@ -126,8 +127,8 @@ def problems_of(path: Path, schema: type) -> list[str]:
     assert caught.value.path == path
     lines = str(caught.value).split("\n")
     assert len(lines) == len(caught.value.problems)
-    for line, problem in zip(lines, caught.value.problems, strict=True):
-        assert line == f"{path}: {problem}"
+    for line, at, problem in zip(lines, caught.value.places, caught.value.problems, strict=True):
+        assert line == f"{path}:{at.line}:{at.column}: {problem}"
     return caught.value.problems
 
 
@@ -225,8 +226,11 @@ def test_a_problem_is_named_with_its_file_key_and_fix(tmp_path: Path, old: str, 
 def test_a_toml_syntax_error_gives_the_line_and_column(tmp_path: Path) -> None:
     path = write(tmp_path, edited(EVERYTHING, "count = 3", "count = = 3"))  # line 2
     [problem] = problems_of(path, Everything)
-    assert problem.startswith("not valid TOML: ")
+    assert problem.startswith("count: not valid TOML: ")  # the key being written where the parser stopped
     assert problem.endswith("(at line 2, column 9)")
+    with pytest.raises(DataError) as caught:
+        load(path, Everything)
+    assert caught.value.places[0] == Place(2, 9, "count = = 3")
 
 
 def test_a_missing_file_says_to_restore_it(tmp_path: Path) -> None:
@@ -256,6 +260,28 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
             "pair: values: needs exactly two numbers, got 1",
         ]
     )
+
+
+def test_each_problem_is_placed_at_the_line_and_column_of_its_key(tmp_path: Path) -> None:
+    # EVERYTHING's lines, counted by hand: 6 steps, 15 low (in [limits]), 19 y (in [origin]), 22 values (in
+    # [pair]), 30 the second [[points]]'s y; the added colour line moves the points one line down.
+    text = edited(EVERYTHING, "y = -1.5", "  y = true")
+    text = edited(text, "steps = 10", "steps = 11")
+    text = edited(text, "values = [1, 2.5]", "values = [1, 2.5]\ncolour = 2")
+    text = edited(text, "y = 4", 'y = "four"')
+    text = edited(text, "[limits]\nlow = 1", "[limits]\nlow = 1.5")
+    text = edited(text, 'name = "demo"\n', "")  # a missing key: placed at its table, here the top of the file
+    with pytest.raises(DataError) as caught:
+        load(write(tmp_path, text), Everything)
+    placed = [(at.line, at.column, at.text) for at in caught.value.places]
+    assert sorted(zip(placed, [p.split(":")[0] for p in caught.value.problems], strict=True)) == [
+        ((1, 1, "count = 3"), "the top level"),
+        ((5, 1, "steps = 11"), "steps"),
+        ((14, 1, "low = 1.5"), "limits.low"),
+        ((18, 3, "y = true"), "origin.y"),
+        ((22, 1, "colour = 2"), "pair"),  # an unknown key, at its own line
+        ((30, 1, 'y = "four"'), "points[2].y"),
+    ]
 
 
 def test_a_data_error_is_a_value_error() -> None:
@@ -289,7 +315,7 @@ def test_a_file_inside_the_book_is_named_as_an_author_names_it(tmp_path: Path) -
     path.write_text(edited(path.read_text(encoding="utf-8"), "p_old = 0.2", 'p_old = "x"', 2), encoding="utf-8")
     with pytest.raises(DataError) as caught:
         load(path, ppo.Settings)
-    assert str(caught.value) == "grpo_examples/data/ppo.toml: cases[2].p_old: expected a number, got 'x'"
+    assert str(caught.value) == "grpo_examples/data/ppo.toml:18:1: cases[2].p_old: expected a number, got 'x'"
 
 
 def chapter_copy(folder: Path, name: str, changes: list[tuple[str, str]]) -> Path:
@@ -407,4 +433,4 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
     with pytest.raises(ValueError) as caught:
         module.build(load(path, module.Settings))
     assert isinstance(caught.value, DataError), f"{type(caught.value).__name__}: {caught.value}"
-    assert str(caught.value).startswith(f"{path}: {key}")
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: {re.escape(key)}", str(caught.value))

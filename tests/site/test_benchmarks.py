@@ -91,6 +91,14 @@ def test_targets_judge_the_ratios() -> None:
     assert [verdict.met for verdict in judge(results)] == [False, True, False]
 
 
+def test_the_check_is_judged_against_one_second() -> None:
+    for median, met in [(0.95, True), (1.0, False), (1.4, False)]:
+        results = {"builds": {"cold_over_cold_math_off": 1.5, "check": {"median": median}}}
+        [_, verdict] = judge(results)
+        assert verdict.target.startswith("`make check` of the whole book < 1 s")
+        assert verdict.met is met and verdict.measured == f"{median:.2f} s"
+
+
 def test_the_report_gives_the_desktop_scores_of_the_pages_under_target_and_only_when_measured() -> None:
     results = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
     for measured in results["pages"]:

@@ -1,8 +1,9 @@
 """Each page preloads the KaTeX fonts most of its formulas are set in (hooks/site/katex_fonts.py).
 
-These tests read the KaTeX stylesheet the build serves (the package's own: tests/site/test_site.py); what
-each rule picks was checked by hand against that file (`.katex .mathnormal{font-family:KaTeX_Math;
-font-style:italic}` and the @font-face for KaTeX_Math italic, and so on). The browser test
+These tests read the package's KaTeX stylesheet, which the build serves with each font's woff2 source alone, the
+one these rules read (tests/site/test_shipped.py); what each rule picks was checked by hand against that file
+(`.katex .mathnormal{font-family:KaTeX_Math; font-style:italic}` and the @font-face for KaTeX_Math italic, and so
+on). The browser test
 (tests/browser/test_katex_fonts_browser.py) is the judge: with the preloads taken out, Chromium asks, on every
 page, for exactly the fonts the module reads from the page's classes, and so for every font preloaded:
 nothing is preloaded in vain.

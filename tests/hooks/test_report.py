@@ -1,0 +1,47 @@
+"""The build's report (hooks/engine/report.py): every problem once, sorted, with what a data problem breaks."""
+
+from __future__ import annotations
+
+from hooks.engine.report import Problem, Report
+
+DATA = Problem("grpo_examples/data/ppo.toml", 4, 1, "epsilon: expected a number, got 'wide'", 'epsilon = "wide"')
+
+
+def test_problems_are_sorted_by_file_line_and_column_and_kept_in_order_on_a_line() -> None:
+    report = Report()
+    report.add(DATA)
+    report.add(Problem("docs/ppo.md", 12, 0, "second on line 12", "<!-- b -->"))
+    report.add(Problem("docs/grpo.md", 30, 5, "typed number", "0.8"))
+    report.add(Problem("docs/ppo.md", 12, 0, "first on line 12, found after", "<!-- a -->"))
+    report.add(Problem("docs/grpo.md", 3, 0, "a slip", "<!-- grpo:value eazy.mean -->"))
+    order = [(p.file, p.line, p.message) for p, _ in report.problems()]
+    assert order == [
+        ("docs/grpo.md", 3, "a slip"),
+        ("docs/grpo.md", 30, "typed number"),
+        ("docs/ppo.md", 12, "second on line 12"),  # added first: on one line, the order found is kept
+        ("docs/ppo.md", 12, "first on line 12, found after"),
+        ("grpo_examples/data/ppo.toml", 4, "epsilon: expected a number, got 'wide'"),
+    ]
+    assert report.count() == "5 problems in 3 files"
+
+
+def test_a_data_problem_is_reported_once_with_every_place_it_breaks() -> None:
+    report = Report()
+    for place in [("docs/ppo.md", 20), ("docs/first.md", 7), ("docs/ppo.md", 9), ("docs/ppo.md", 20)]:
+        report.add(DATA, place)
+    report.add(DATA)  # the data check finds it too, breaking nothing more
+    assert report.text().splitlines() == [
+        "grpo_examples/data/ppo.toml:4:1: epsilon: expected a number, got 'wide'",
+        '    epsilon = "wide"',
+        "    this breaks 3 places of the book:",
+        "      docs/first.md: line 7",
+        "      docs/ppo.md: lines 9, 20",
+        "1 problem in 1 file",
+    ]
+
+
+def test_a_problem_without_a_column_or_a_text_is_printed_without_them() -> None:
+    report = Report()
+    report.add(Problem("docs/notes.txt", 1, 0, "not a page of the book", ""))
+    assert report.text() == "docs/notes.txt:1: not a page of the book\n1 problem in 1 file"
+    assert len(Report()) == 0
