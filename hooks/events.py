@@ -1,16 +1,15 @@
-"""The wiring: MkDocs' events, handed to the engine (placeholders, formulas, the drift guard) and the site layer.
+"""The wiring: MkDocs' events, handed to the checks (hooks/checks.py: placeholders, formulas, the drift guard)
+and to the site layer.
 
 hooks/entry.py forwards MkDocs' events here (and re-imports this module when the code changes). This is the
-one module that knows all three parts: it builds the Book the engine works on from grpo_examples (the
-subjects: every group and every chapter) and from hooks/chapters/ (the layouts), then runs each page through
-the engine, renders its math with the site layer's KaTeX, and reports every problem of the page at once.
+one module that knows MkDocs: it runs each page through hooks/checks.py (which builds the engine's Book from
+grpo_examples and hooks/chapters/, the same code `make check` runs), renders its math with the site layer's
+KaTeX, stops the build on every problem at once (or, under `mkdocs serve`, shows them on every page), and
+hands the pages to the site layer.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +20,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
-import grpo_examples as gx
-from hooks import chapters
-from hooks.engine import drift_guard, scan
-from hooks.engine.book import Book
-from hooks.engine.placeholders import Problem, expand
-from hooks.engine.report import Problem as BookProblem
+from hooks import checks
 from hooks.engine.report import Report
-from hooks.engine.tree import Subject, subject
 from hooks.site import (
     build_date,
     error_overlay,
@@ -41,13 +34,10 @@ from hooks.site import (
     tables,
     theme_files,
 )
-from hooks.site.katex import STYLESHEET, KatexError, KatexMath, KatexRenderer
+from hooks.site.katex import STYLESHEET, KatexMath, KatexRenderer
 from hooks.site.math_switch import MathSwitchError, math_rendered
 
-ROOT = Path(__file__).resolve().parent.parent
 KATEX_URL = "assets/katex/"
-CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
-_renderer: KatexRenderer | None = None
 _sources_date = ""  # the sitemap's date for this build: hooks/site/build_date.py
 _math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/site/math_switch.py)
 _stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/site/stylesheets.py
@@ -70,60 +60,11 @@ def on_pre_build(config: MkDocsConfig) -> None:
     _report, _overlay = Report(), ""
 
 
-def _data(path: Path) -> str:
-    return path.resolve().relative_to(ROOT).as_posix() if path.resolve().is_relative_to(ROOT) else str(path)
-
-
-def _merge(what: str, tables: list[tuple[str, dict[Any, Any]]]) -> dict[Any, Any]:
-    """One table of layouts from each presentation module's; a name given twice stops the build at once."""
-    merged: dict[Any, Any] = {}
-    for module, table in tables:
-        for key, layout in table.items():
-            if key in merged:
-                raise PluginError(
-                    f"the {what} {key!r} is drawn twice: in hooks/chapters/{module}.py and another module"
-                )
-            merged[key] = layout
-    return merged
-
-
-@cache
-def book() -> Book:
-    """Every subject a path can start with (each group, each chapter) and every chapter's layouts; DataError if
-    the groups' file has problems (check_page reports them)."""
-    groups = {
-        name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()
-    }
-    chapter_subjects = {
-        name: subject(name, gx.chapter, name, data=_data(gx.DATA / f"{name}.toml")) for name in gx.chapter_names()
-    }
-    clash = sorted(set(groups) & set(chapter_subjects))
-    if clash:
-        raise PluginError(
-            f"{_data(gx.GROUPS_FILE)}: the group [{clash[0]}] has the name of a chapter: rename the group"
-        )
-    subjects: dict[str, Subject] = {**groups, **chapter_subjects}
-    modules = [
-        (info.name, importlib.import_module(f"{chapters.__name__}.{info.name}"))
-        for info in pkgutil.iter_modules(chapters.__path__)
-    ]
-    return Book(
-        subjects,
-        _merge("formula", [(name, getattr(m, "FORMULAS", {})) for name, m in modules]),
-        _merge("block", [(name, getattr(m, "BLOCKS", {})) for name, m in modules]),
-        _merge("widget", [(name, getattr(m, "WIDGETS", {})) for name, m in modules]),
-    )
-
-
 def _katex(config: MkDocsConfig) -> KatexRenderer:
-    global _renderer
-    if _renderer is None:
-        root = Path(config.config_file_path).resolve().parent
-        try:
-            _renderer = KatexRenderer(root / "node_modules" / "katex", root / CACHE_FOLDER)
-        except KatexError as error:
-            raise PluginError(str(error)) from None
-    return _renderer
+    try:
+        return checks.katex(_project(config))
+    except checks.BookError as error:
+        raise PluginError(str(error)) from None
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -166,72 +107,14 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
-KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
-
-
 def check_page(markdown: str, page: Page, config: MkDocsConfig, report: Report) -> str:
-    """The page's Markdown with its placeholders expanded; every problem of the page goes into the report: its
-    placeholders, its formulas (each rendered once, so that a bad one is named with its line), its typed
-    numbers (the drift guard), and the data files behind its numbers (at their own lines, once)."""
-    path = _source_path(page, config)
-    first = _first_line(page, markdown)
+    """The page through hooks/checks.py (the same function `make check` calls): its Markdown expanded, its
+    problems into the report."""
+    source = checks.Source(_source_path(page, config), page.file.content_string)
     try:
-        the_book = book()
-    except gx.DataError as error:  # a data file every page needs: no page can be checked until it is fixed
-        _add_data_problems(report, error, None)
-        return markdown
-    expanded = expand(the_book, markdown, first)
-    problems = list(expanded.problems)
-    unclosed = scan.unclosed(expanded.markdown)
-    if unclosed is not None:
-        at = unclosed.line
-        problems.append(Problem(expanded.source_lines[at.number - 1], unclosed.what, at.text))
-    elif _math_on:
-        for formula in scan.formulas(expanded.markdown):
-            try:
-                _katex(config).render(formula.tex, formula.display)
-            except KatexError as error:
-                message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
-                problems.append(Problem(expanded.source_lines[formula.line - 1], message, formula.tex))
-    for problem in problems:
-        if problem.data is not None:  # reported at the data file's own lines, with this place under them
-            _add_data_problems(report, problem.data, (path, problem.line))
-        else:
-            report.add(BookProblem(path, problem.line, 0, problem.message, problem.offending))
-    # typed numbers: hooks/engine/drift_guard.py
-    for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
-        report.add(BookProblem(path, found.line, found.column, found.message, found.offending))
-    return expanded.markdown
-
-
-def _add_data_problems(report: Report, error: gx.DataError, breaks: tuple[str, int] | None) -> None:
-    for place, problem in zip(error.places, error.problems, strict=True):
-        report.add(BookProblem(error.file, place.line, place.column, problem, place.text), breaks)
-
-
-def check_data(report: Report) -> None:
-    """Every data file's problems, whether a page uses it or not: each subject's model is built once."""
-    try:
-        subjects = book().subjects.values()
-    except gx.DataError as error:
-        _add_data_problems(report, error, None)
-        return
-    for each in subjects:
-        try:
-            each.call()
-        except gx.DataError as error:
-            _add_data_problems(report, error, None)
-        except (LookupError, ValueError):  # not the file's own problem (a group the chapter names is gone):
-            pass  # each place that uses the model reports it, at its line
-
-
-def expand_page(markdown: str, page: Page, config: MkDocsConfig) -> str:
-    """check_page for one page on its own: its Markdown, or PluginError with its problems (for tests)."""
-    report = Report()
-    result = check_page(markdown, page, config, report)
-    if len(report):
-        raise PluginError(report.text())
-    return result
+        return checks.check_page(markdown, source, _project(config), report, math=_math_on)
+    except checks.BookError as error:
+        raise PluginError(str(error)) from None
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -248,7 +131,10 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     sorted, with a count. Under `mkdocs serve` it goes on, and every page shows them (hooks/site/error_overlay.py)
     until a save fixes them; the terminal shows them too."""
     global _overlay
-    check_data(_report)
+    try:
+        checks.check_data(_report)
+    except checks.BookError as error:
+        raise PluginError(str(error)) from None
     _overlay = ""
     if len(_report) and not _serving:
         raise PluginError(_report.text())
@@ -287,27 +173,21 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
 
 def on_post_build(config: MkDocsConfig) -> None:
     """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py)."""
-    if _renderer is not None:
-        _renderer.save()
+    checks.save()
 
 
-def _first_line(page: Page, markdown: str) -> int:
-    """The line of the source file on which MkDocs' Markdown (the file less its front matter) starts."""
-    source = page.file.content_string
-    start = source.find(markdown[:200]) if markdown else -1
-    return source.count("\n", 0, start) + 1 if start > 0 else 1
+def _project(config: MkDocsConfig) -> Path:
+    """The book's folder: the one that holds mkdocs.yml."""
+    return Path(config.config_file_path).resolve().parent
 
 
 def _source_path(page: Page, config: MkDocsConfig) -> str:
     """The page's file as an author names it: relative to the project, e.g. docs/grpo.md."""
-    root = Path(config.config_file_path).resolve().parent
+    root = _project(config)
     source = Path(page.file.abs_src_path or page.file.src_uri).resolve()
     return source.relative_to(root).as_posix() if source.is_relative_to(root) else page.file.src_uri
 
 
 def shutdown() -> None:
     """Stop the KaTeX process (at the end of a build, or before this module is re-imported)."""
-    global _renderer
-    if _renderer is not None:
-        _renderer.close()
-        _renderer = None
+    checks.shutdown()

@@ -6,7 +6,7 @@
 
 For each page: its placeholders resolve, its formulas parse with the book's KaTeX, and the drift
 guard finds no typed number; and every data file loads. Each page goes through the very function
-the build calls on it (hooks/events.py check_page), so this check and `mkdocs build` cannot disagree;
+the build calls on it (hooks/checks.py check_page), so this check and `mkdocs build` cannot disagree;
 what it skips is the rest of the build (Markdown to HTML, the theme, the links). Every problem is
 printed at once, as the build prints them (`file:line: message`, sorted, then a count), and the exit
 status is 1 if there is any.
@@ -16,50 +16,26 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@dataclass(frozen=True)
-class _File:
-    """The part of mkdocs.structure.files.File that the hooks read."""
-
-    src_uri: str
-    abs_src_path: str
-    content_string: str
-
-
-@dataclass(frozen=True)
-class _Page:
-    file: _File
-
-
-@dataclass(frozen=True)
-class _Config:
-    """The part of MkDocsConfig that the hooks read."""
-
-    docs_dir: str
-    config_file_path: str
-
-
-def check_page(path: Path, docs: Path, report: Any) -> None:
+def check_page(path: Path, project: Path, report: Any) -> None:
     """The problems of one page, as the build finds them, into the report (hooks/engine/report.py)."""
     from mkdocs.utils.meta import get_data
 
-    from hooks import events
+    from hooks import checks
     from hooks.engine.report import Problem
 
+    docs = project / "docs"
     if not path.is_relative_to(docs) or path.suffix != ".md":
         report.add(Problem(str(path), 1, 0, f"not a page of the book: give a .md file under {docs}", ""))
         return
-    source = path.read_text(encoding="utf-8-sig")
-    markdown, _ = get_data(source)
-    page = _Page(_File(path.relative_to(docs).as_posix(), str(path), source))
-    config = _Config(str(docs), str(docs.parent / "mkdocs.yml"))
-    events.check_page(markdown, cast(Any, page), cast(Any, config), report)
+    text = path.read_text(encoding="utf-8-sig")
+    markdown, _ = get_data(text)
+    checks.check_page(markdown, checks.Source(path.relative_to(project).as_posix(), text), project, report)
 
 
 def main(arguments: list[str]) -> int:
@@ -70,17 +46,20 @@ def main(arguments: list[str]) -> int:
     project = options.project.resolve()
     docs = project / "docs"
     sys.path.insert(0, str(project))
-    from hooks import events
+    from hooks import checks
     from hooks.engine.report import Report
 
     pages = [page.resolve() for page in options.pages] or sorted(docs.rglob("*.md"))
     report = Report()
     try:
         for page in pages:
-            check_page(page, docs, report)
-        events.check_data(report)
+            check_page(page, project, report)
+        checks.check_data(report)
+    except checks.BookError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     finally:
-        events.shutdown()
+        checks.shutdown()
     print(report.text() if len(report) else "no problems")
     print(f"checked {len(pages)} page{'s' * (len(pages) != 1)} and every data file")
     return 1 if len(report) else 0

@@ -9,6 +9,7 @@ The rules keep the layers apart (hooks/README.md draws them):
   `from grpo_examples import Name`, never a submodule, and never numpy: a hook that does arithmetic on the
   book's numbers is a second copy of the math.
 - grpo_examples/ knows nothing of the site: no MkDocs, Markdown, HTML, KaTeX or hooks.
+- hooks/checks.py (the checks `make check` and the build share) imports no MkDocs.
 - hooks/engine/ knows no chapter and no part of the site; hooks/chapters/ import from the hooks only
   hooks.engine.contract; hooks/site/ knows neither the chapters nor the math.
 - No import cycle among the modules of hooks/ and grpo_examples/, counting imports inside functions (an
@@ -95,11 +96,15 @@ def _rule(importer: str, module: str) -> str | None:
             return "hooks reach grpo_examples through its public face only: `from grpo_examples import Name`"
     if _within(importer, "grpo_examples") and _within(module, *SITE_LIBRARIES):
         return "grpo_examples knows nothing of the site; draw it in hooks/chapters/"
-    if _within(importer, "hooks.engine") and _within(module, "hooks.chapters", "hooks.site", "hooks.events"):
-        return "the engine knows no chapter and no part of the site; hooks/events.py hands them to it"
+    if _within(importer, "hooks.checks") and _within(module, "mkdocs", "hooks.events"):
+        return "hooks/checks.py runs without MkDocs (`make check` does not load it); MkDocs' side is hooks/events.py"
+    if _within(importer, "hooks.engine") and _within(
+        module, "hooks.chapters", "hooks.site", "hooks.events", "hooks.checks"
+    ):
+        return "the engine knows no chapter and no part of the site; hooks/checks.py hands them to it"
     if (
         _within(importer, "hooks.chapters")
-        and _within(module, "hooks.engine", "hooks.site", "hooks.events")
+        and _within(module, "hooks.engine", "hooks.site", "hooks.events", "hooks.checks")
         and not _within(module, "hooks.engine.contract")
     ):
         return "a chapter's presentation imports only hooks.engine.contract from the hooks"

@@ -1,11 +1,11 @@
 """A chapter's text through the book's own page hook and Markdown, without a site build.
 
-The page goes through the hook's own check (hooks/events.py check_page, which on_page_markdown and
+The page goes through the build's own check (hooks/checks.py check_page, which on_page_markdown and
 scripts/check_chapters.py call), then the result goes through the Markdown extensions of mkdocs.yml with
 the book's KaTeX: what `mkdocs build` puts inside <article>, in milliseconds instead of seconds, so that
 property tests can feed it hundreds of chapters.
 
-The hook works on the Book that hooks/events.py builds (every group, every chapter, every layout). A test
+The hook works on the Book that hooks/checks.py builds (every group, every chapter, every layout). A test
 that needs a model the data files do not hold (a chapter computed on other settings, a hostile text) hands
 the hook a Book with that subject added or replaced: `swap_book`.
 """
@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
-from typing import Any, cast
 
 import markdown
 import pytest
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
-from hooks import events
+from hooks import checks, events
 from hooks.engine.book import Book
+from hooks.engine.report import Report
 from hooks.engine.tree import Subject
 from hooks.engine.widget import Widget
 from tests.conftest import ROOT
@@ -35,24 +34,6 @@ PAGE = "docs/fuzz.md"
 ERROR = re.compile(r"\A" + re.escape(PAGE) + r":(?P<line>\d+)(?::\d+)?: (?P<message>\S.*)", re.DOTALL)
 PROBLEM = re.compile(r"^" + re.escape(PAGE) + r":(?P<line>\d+)(?::(?P<column>\d+))?: (?P<message>.*)$", re.MULTILINE)
 VALUE = re.compile(r'<span class="grpo-value" title="(?P<title>[^"]*)">(?P<shown>.*?)</span>')
-
-
-@dataclass(frozen=True)
-class _File:
-    src_uri: str
-    abs_src_path: str
-    content_string: str
-
-
-@dataclass(frozen=True)
-class _Page:
-    file: _File
-
-
-@dataclass(frozen=True)
-class _Config:
-    docs_dir: str
-    config_file_path: str
 
 
 @cache
@@ -68,9 +49,10 @@ def page_markdown(text: str, source: str | None = None) -> str:
     source is the whole file when it has front matter: MkDocs hands the hook the file without it (text),
     and the hook finds the line its Markdown starts on in the file.
     """
-    page = _Page(_File("fuzz.md", str(ROOT / PAGE), text if source is None else source))
-    config = _Config(str(ROOT / "docs"), str(ROOT / "mkdocs.yml"))
-    result: str = events.expand_page(text, cast(Any, page), cast(Any, config))
+    report = Report()
+    result = checks.check_page(text, checks.Source(PAGE, text if source is None else source), ROOT, report)
+    if len(report):
+        raise PluginError(report.text())  # as on_env raises it
     return result
 
 
@@ -133,7 +115,7 @@ def book_with(
     widgets: Mapping[str, Callable[..., Widget]] | None = None,
 ) -> Book:
     """The book's own Book with these subjects and layouts added (or, for a name it has, replacing its own)."""
-    real = events.book()
+    real = checks.book()
     return Book(
         {**real.subjects, **(subjects or {})},
         {**real.formulas, **(formulas or {})},
@@ -143,8 +125,8 @@ def book_with(
 
 
 def swap_book(monkeypatch: pytest.MonkeyPatch, book: Book) -> Book:
-    """Have the page hook work on this Book for the rest of the test (as if hooks/events.py had built it)."""
-    monkeypatch.setattr(events, "book", lambda: book)
+    """Have the page hook work on this Book for the rest of the test (as if hooks/checks.py had built it)."""
+    monkeypatch.setattr(checks, "book", lambda: book)
     return book
 
 

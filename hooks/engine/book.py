@@ -1,6 +1,6 @@
 """The book as the engine sees it: the subjects a path can start with, and the chapters' layouts.
 
-hooks/events.py builds one Book from grpo_examples and hooks/chapters/ and hands it to the engine; nothing
+hooks/checks.py builds one Book from grpo_examples and hooks/chapters/ and hands it to the engine; nothing
 in the engine imports a chapter. A Book is compared by identity, so what is computed from it (the drift
 guard's index) can be cached on it for one build.
 """

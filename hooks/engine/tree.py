@@ -3,7 +3,7 @@
     easy.advantage.wrong   ->  grpo_examples.group('easy').advantage['wrong']
     ppo.gae.tokens.2.delta ->  grpo_examples.chapter('ppo').gae.tokens[2].delta
 
-The first word names a subject (a group or a chapter: hooks/events.py hands them over); each further word is
+The first word names a subject (a group or a chapter: hooks/checks.py hands them over); each further word is
 an attribute of a dataclass (a field or a property, written with '-' for '_') or a key of a mapping; a number in
 a path is always a key, the page's own numbering (a path never indexes a list). The walk also writes the
 Python expression that makes the value (the provenance a reader is shown, and can paste into a Python session)
@@ -17,13 +17,13 @@ import ast
 import dataclasses
 import difflib
 import inspect
-import textwrap
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from grpo_examples import Rounded, Sign, Undefined
@@ -224,6 +224,27 @@ def meaning(kind: Any) -> Meaning:
 
 
 @cache
+def _classes(filename: str) -> dict[str, ast.ClassDef]:
+    """Every class defined in a source file, by qualified name: each file parsed once (inspect.getsource
+    parses the whole module again for every class)."""
+    try:
+        module = ast.parse(Path(filename).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    found: dict[str, ast.ClassDef] = {}
+    pending: list[tuple[str, ast.AST]] = [("", module)]
+    while pending:
+        prefix, node = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                found[prefix + child.name] = child
+                pending.append((f"{prefix}{child.name}.", child))
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                pending.append((f"{prefix}{child.name}.<locals>.", child))
+    return found
+
+
+@cache
 def field_docs(cls: type) -> dict[str, str]:
     """Each field's docstring (the string right under it in the class body) and each property's, by name."""
     docs: dict[str, str] = {}
@@ -234,10 +255,10 @@ def field_docs(cls: type) -> dict[str, str]:
             if isinstance(member, property) and member.__doc__:
                 docs[name] = inspect.cleandoc(member.__doc__)
         try:
-            body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0]
-        except (OSError, TypeError, IndexError):
+            body = _classes(inspect.getsourcefile(klass) or "").get(klass.__qualname__)
+        except TypeError:  # a class without a source file (a builtin)
             continue
-        if not isinstance(body, ast.ClassDef):
+        if body is None:
             continue
         for statement, following in zip(body.body, body.body[1:], strict=False):
             if (

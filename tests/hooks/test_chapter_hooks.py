@@ -18,7 +18,7 @@ import grpo_examples as gx
 from grpo_examples.chapters import run as run_chapter
 from grpo_examples.data import DATA, load
 from grpo_examples.training import training_run
-from hooks import events
+from hooks import checks
 from tests.chapter_pipeline import (
     PluginError,
     block,
@@ -174,8 +174,8 @@ def test_a_threshold_the_run_never_reaches_fails_with_the_reason(monkeypatch: py
 
 def test_a_group_may_not_take_a_chapters_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(gx, "group_names", lambda: ("easy", "run"))
-    with pytest.raises(PluginError, match=r"groups\.toml: the group \[run\] has the name of a chapter: rename"):
-        events.book.__wrapped__()
+    with pytest.raises(checks.BookError, match=r"groups\.toml: the group \[run\] has the name of a chapter: rename"):
+        checks.book.__wrapped__()
 
 
 @pytest.mark.parametrize("name", ["training-reward", "training-all-equal", "training-advantages"])

@@ -2,7 +2,7 @@
 
 Formulas are looked up by (the type that owns the field, the field); blocks and widgets by name, their paths
 checked against the layout's signature; claims by path. The claims quoted are the fields' docstrings in
-grpo_examples/group.py and grpo_examples/chapters/ppo.py; the data files are those hooks/events.py names.
+grpo_examples/group.py and grpo_examples/chapters/ppo.py; the data files are those hooks/checks.py names.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from grpo_examples import Undefined
-from hooks import events
+from hooks import checks
 from hooks.engine.contract import LayoutError
 from hooks.engine.tree import resolve
 from tests.chapter_pipeline import (
@@ -302,7 +302,7 @@ def test_a_check_of_something_that_is_not_a_claim_says_what_a_claim_is() -> None
     message = _one_problem("<!-- grpo:check ppo.gae.T -->")
     prefix = "ppo.gae.T is not a claim (true or false): grpo:check takes a claim, such as "
     assert message.startswith(prefix + "ppo.")
-    assert resolve(events.book().subjects, message.removeprefix(prefix)).value is True
+    assert resolve(checks.book().subjects, message.removeprefix(prefix)).value is True
     # a model with no claim at all offers none
     assert _one_problem("<!-- grpo:check verifier -->") == (
         "verifier is not a claim (true or false): grpo:check takes a claim"

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from mkdocs.utils.meta import get_data
 
-from hooks import events
+from hooks import checks
 from hooks.engine import drift_guard
 from hooks.engine.computed_index import computed_values, matches
 from hooks.engine.guide import EXAMPLE
@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 
 
 def problems(markdown: str, page: str = "docs/x.md", first_line: int = 1) -> list[str]:
-    return drift_guard.problems(events.book(), markdown, page, first_line)
+    return drift_guard.problems(checks.book(), markdown, page, first_line)
 
 
 def typed(markdown: str) -> list[str]:
@@ -143,12 +143,12 @@ def test_a_number_no_placeholder_computes_says_how_to_mark_it() -> None:
     [message] = problems("A clip range of 0.6173.")
     assert "no placeholder computes it" in message
     with pytest.raises(drift_guard.DriftError, match=r"0\.04\[\^source\]"):
-        drift_guard.guard(events.book(), "A clip range of 0.6173.", "docs/x.md")
+        drift_guard.guard(checks.book(), "A clip range of 0.6173.", "docs/x.md")
 
 
 def test_a_typed_number_is_matched_within_its_rounding() -> None:
     # The easy group's sample std is sqrt(0.2) = 0.4472... (divide by G - 1 = 4: 0.8 / 4).
-    book = events.book()
+    book = checks.book()
     assert any("easy.std-sample" in c.placeholder for c in matches(book, Fraction("0.447"), 3, in_math=False))
     assert not any("easy.std-sample" in c.placeholder for c in matches(book, Fraction("0.446"), 3, in_math=False))
 
@@ -156,7 +156,7 @@ def test_a_typed_number_is_matched_within_its_rounding() -> None:
 def test_in_a_formula_the_formulas_come_first_in_prose_the_values() -> None:
     # 0.2 is a value (the easy group's q = 1 - 0.8, the hard group's mean) and a number of the easy group's
     # variance formula, p(1-p) = 0.8 x 0.2 = 0.16, the first of the book's formulas to show it.
-    book = events.book()
+    book = checks.book()
     in_math = matches(book, Fraction("0.2"), 1, in_math=True)
     assert in_math[0].in_formula and in_math[0].placeholder == "<!-- grpo:formula easy.variance -->"
     in_prose = matches(book, Fraction("0.2"), 1, in_math=False)

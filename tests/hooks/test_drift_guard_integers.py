@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from mkdocs.utils.meta import get_data
 
-from hooks import events
+from hooks import checks
 from hooks.engine import drift_guard
 from hooks.engine.literals import NUMBER_WORDS
 from hooks.engine.placeholders import expand
@@ -26,11 +26,11 @@ EASY = frozenset({"easy"})
 
 
 def findings(markdown: str, used: frozenset[str]) -> list[drift_guard.Finding]:
-    return drift_guard.findings(events.book(), markdown, used=used)
+    return drift_guard.findings(checks.book(), markdown, used=used)
 
 
 def messages(markdown: str, used: frozenset[str], page: str = "docs/x.md") -> list[str]:
-    return drift_guard.problems(events.book(), markdown, page, used=used)
+    return drift_guard.problems(checks.book(), markdown, page, used=used)
 
 
 def test_a_count_in_words_of_a_subject_the_page_uses_fails_and_names_the_placeholder_in_words() -> None:
@@ -107,7 +107,7 @@ def test_a_displayed_formula_is_read_and_its_marking_above_covers_it() -> None:
 
 def test_guard_raises_with_every_finding_and_how_to_mark() -> None:
     with pytest.raises(drift_guard.DriftError) as error:
-        drift_guard.guard(events.book(), "Four of five.", "docs/x.md", used=EASY)
+        drift_guard.guard(checks.book(), "Four of five.", "docs/x.md", used=EASY)
     lines = str(error.value).split("\n")
     assert [line.split(": ")[0] for line in lines[:2]] == ["docs/x.md:1:1", "docs/x.md:1:9"]
     assert lines[-1] == drift_guard.HOW_TO_MARK
@@ -116,7 +116,7 @@ def test_guard_raises_with_every_finding_and_how_to_mark() -> None:
 @pytest.mark.parametrize("page", sorted((ROOT / "docs").rglob("*.md")), ids=lambda p: p.name)
 def test_the_book_has_no_unmarked_integer_of_the_subjects_each_page_uses(page: Path) -> None:
     markdown, _ = get_data(page.read_text(encoding="utf-8"))
-    used = expand(events.book(), markdown).used
+    used = expand(checks.book(), markdown).used
     assert [(f.line, f.offending, f.message) for f in findings(markdown, used)] == []
 
 
@@ -129,7 +129,7 @@ def test_the_books_markings_of_counts_are_what_makes_it_pass() -> None:
     pages = []
     for page in sorted((ROOT / "docs").rglob("*.md")):
         markdown, _ = get_data(page.read_text(encoding="utf-8"))
-        used = expand(events.book(), markdown).used
+        used = expand(checks.book(), markdown).used
 
         def unmarked(match: re.Match[str]) -> str:
             number = match.group("number")

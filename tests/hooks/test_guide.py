@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 
 from grpo_examples import Undefined
-from hooks import events
+from hooks import checks
 from hooks.engine import drift_guard, guide
 from hooks.engine.placeholders import expand
 from hooks.engine.tree import walk
@@ -26,7 +26,7 @@ EXAMPLE = "The baseline is 0.8 for the group above."
 def test_the_guard_example_is_what_the_guard_says() -> None:
     shown = block("drift-guard-example")
     with pytest.raises(drift_guard.DriftError) as error:
-        drift_guard.guard(events.book(), EXAMPLE, "docs/example.md", first_line=12)
+        drift_guard.guard(checks.book(), EXAMPLE, "docs/example.md", first_line=12)
     message = str(error.value)
     # "The baseline is " is 16 characters: the 0.8 starts in column 17. The easy group's mean is 4/5 = 0.8.
     assert message.startswith("docs/example.md:12:17: typed number 0.8 (decimal) is easy.mean")
@@ -56,7 +56,7 @@ def _names_rows(subject: str) -> list[tuple[str, str, str, str]]:
 
 def _first_key_path(subject: str, path: str) -> str:
     """The path with each <key> replaced by the first key of its collection (the row's value is the first entry's)."""
-    subjects = events.book().subjects
+    subjects = checks.book().subjects
     while "<key>" in path:
         before, _, after = path.partition(".<key>")
         node = {n.path: n.value for n in walk(subjects[subject])}[before]
@@ -65,12 +65,12 @@ def _first_key_path(subject: str, path: str) -> str:
     return path
 
 
-SUBJECTS = list(events.book().subjects)
+SUBJECTS = list(checks.book().subjects)
 
 
 @pytest.mark.parametrize("subject", SUBJECTS)
 def test_every_row_of_the_names_block_works_as_it_says(subject: str) -> None:
-    book = events.book()
+    book = checks.book()
     for path, kind, _, now in _names_rows(subject):
         concrete = _first_key_path(subject, path)
         kinds = [k.strip() for k in kind.split(",") if k.strip()]
@@ -101,7 +101,7 @@ def test_the_names_block_lists_every_number_text_and_claim_of_its_model(subject:
     # A collection is a mapping of models (ppo.cases, bandit.candidates): its entries' paths are listed once.
     listed = {path for path, *_ in _names_rows(subject)}
     collections: list[str] = []
-    for named in walk(events.book().subjects[subject]):
+    for named in walk(checks.book().subjects[subject]):
         if isinstance(named.value, Mapping) and named.value and all(is_dataclass(v) for v in named.value.values()):
             collections.append(named.path)
         if isinstance(named.value, bool | int | float | Fraction | str | Undefined):
@@ -148,7 +148,7 @@ def _inline_code(page: str) -> set[str]:
 
 def test_the_guide_lists_every_block() -> None:
     listed = _inline_code("placeholders.md")
-    missing = sorted((set(events.book().blocks) | set(guide.BLOCKS)) - listed)
+    missing = sorted((set(checks.book().blocks) | set(guide.BLOCKS)) - listed)
     assert not missing, f"docs/guide/placeholders.md does not list the blocks {missing}: add them to its table"
 
 
@@ -156,7 +156,7 @@ def test_the_guide_shows_the_names_of_every_chapter() -> None:
     # every model whose names block has a row, and a group for all of them
     source = (GUIDE / "examples.md").read_text(encoding="utf-8")
     placed = set(re.findall(r"^<!-- grpo:block names (\S+) -->$", source, re.MULTILINE))
-    wanted = {name for name in events.book().subjects if _names_rows(name)} - {"hard", "split", "fractions", "solved"}
+    wanted = {name for name in checks.book().subjects if _names_rows(name)} - {"hard", "split", "fractions", "solved"}
     assert placed == wanted
 
 
@@ -184,7 +184,7 @@ def test_the_guide_shows_placeholders_to_copy() -> None:
 
 @pytest.mark.parametrize(("page", "placeholder"), DOCUMENTED, ids=lambda x: str(x))
 def test_every_placeholder_the_guide_shows_in_code_works(page: str, placeholder: str) -> None:
-    assert expand(events.book(), placeholder).problems == [], placeholder
+    assert expand(checks.book(), placeholder).problems == [], placeholder
 
 
 def test_contributing_points_to_the_guide() -> None:

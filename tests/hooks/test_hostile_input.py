@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pymdownx.snippets import SnippetMissingError  # type: ignore[import-untyped]
 
-from hooks import events
+from hooks import checks
 from hooks.engine import guide
 from hooks.engine.book import formula_layout
 from hooks.engine.placeholders import KINDS, PlaceholderError, parse
 from hooks.engine.tree import Subject, walk
 from tests.chapter_pipeline import PluginError, book_with, error_line, markdown_converter, page_html, swap_book
 
-BOOK = events.book()
+BOOK = checks.book()
 SUBJECTS = list(BOOK.subjects)
 NODES = [named for subject in BOOK.subjects.values() for named in walk(subject)]
 # A formula's path: each node a layout draws, a whole mapping (easy.advantage: it must say to name an entry) too.

@@ -3,7 +3,8 @@ cycle is found and reported with its file, its line and what to do; the real boo
 
 The rules are those of the script's docstring: hooks reach grpo_examples through its public face and never
 numpy; grpo_examples knows nothing of the site; the engine knows no chapter; a chapter's presentation imports
-only hooks.engine.contract from the hooks; no cycle, counting imports inside functions.
+only hooks.engine.contract from the hooks; hooks/checks.py imports no MkDocs; no cycle, counting imports inside
+functions.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ SCRIPT = ROOT / "scripts" / "check_imports.py"
 # A tree that keeps the contract: every package, and a module of each layer that imports what it may.
 CLEAN = {
     "hooks/__init__.py": "",
-    "hooks/events.py": "import grpo_examples\nfrom hooks.chapters import groups\nfrom hooks.engine import tree\n",
+    "hooks/events.py": "import mkdocs.plugins\nfrom hooks import checks\n",
+    "hooks/checks.py": "import grpo_examples\nfrom hooks.chapters import groups\nfrom hooks.engine import tree\n",
     "hooks/engine/__init__.py": "",
     "hooks/engine/tree.py": "from grpo_examples import Undefined\n",
     "hooks/engine/contract.py": "from hooks.engine import tree\n",
@@ -84,7 +86,7 @@ def test_a_tree_that_keeps_the_contract_passes(tmp_path: Path) -> None:
         (
             {"hooks/engine/book.py": "from hooks.chapters import groups\n"},
             "hooks/engine/book.py:1: imports hooks.chapters.groups: the engine knows no chapter and no part of "
-            "the site; hooks/events.py hands them to it",
+            "the site; hooks/checks.py hands them to it",
         ),
         (
             {"hooks/engine/book.py": "from hooks.site.katex import render\n"},
@@ -99,6 +101,15 @@ def test_a_tree_that_keeps_the_contract_passes(tmp_path: Path) -> None:
             {"hooks/chapters/ppo.py": "from ..engine import tree\n"},  # relative, resolved to hooks.engine.tree
             "hooks/chapters/ppo.py:1: imports hooks.engine.tree: a chapter's presentation imports only "
             "hooks.engine.contract",
+        ),
+        (
+            {"hooks/checks.py": "from hooks.engine import tree\nfrom mkdocs.exceptions import PluginError\n"},
+            "hooks/checks.py:2: imports mkdocs.exceptions: hooks/checks.py runs without MkDocs (`make check` does "
+            "not load it); MkDocs' side is hooks/events.py",
+        ),
+        (
+            {"hooks/engine/placeholders.py": "from hooks import checks\n"},
+            "hooks/engine/placeholders.py:1: imports hooks.checks: the engine knows no chapter and no part of the site",
         ),
         (
             {"hooks/site/print_book.py": "from hooks.chapters.groups import table\n"},
@@ -117,6 +128,8 @@ def test_a_tree_that_keeps_the_contract_passes(tmp_path: Path) -> None:
         "engine-site",
         "chapter-engine-module",
         "chapter-engine-relative",
+        "checks-mkdocs",
+        "engine-checks",
         "site-chapter",
     ],
 )
@@ -205,3 +218,16 @@ def test_the_book_keeps_the_contract() -> None:
     result = _run(ROOT)
     assert result.returncode == 0, result.stdout
     assert result.stdout.strip() == "import cycles: 0, breaches of the layers: 0"
+
+
+def test_make_checks_code_loads_no_mkdocs() -> None:
+    # the rule above reads direct imports; this runs them all, so a site module hooks/checks.py uses that
+    # imports MkDocs (and would slow `make check` by about 0.1 s) is caught too
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, hooks.checks; print(sorted(m for m in sys.modules if 'mkdocs' in m))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "[]"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks import events
+from hooks import checks
 from hooks.engine.tree import resolve
 from scripts.migrate_placeholders import migrate_text
 from tests.conftest import ROOT
@@ -85,7 +85,7 @@ def test_an_old_placeholder_becomes_its_path(old: str, new: str) -> None:
 )
 def test_each_migrated_path_names_a_node_of_the_book(new: str) -> None:
     path = new.split()[2]
-    resolve(events.book().subjects, path)
+    resolve(checks.book().subjects, path)
 
 
 def test_placeholders_in_code_are_migrated_too_and_templates_are_left_alone() -> None:

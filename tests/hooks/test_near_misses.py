@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from hooks import events
+from hooks import checks
 from hooks.engine.placeholders import expand, near_miss
 
-BOOK = events.book()
+BOOK = checks.book()
 
 # (a comment an author might write by mistake, the placeholder the message must offer), written by hand
 NEAR_MISSES = [

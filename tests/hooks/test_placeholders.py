@@ -18,7 +18,7 @@ import pytest
 import grpo_examples as gx
 from grpo_examples.data import load
 from grpo_examples.group import GROUPS_FILE, GroupData
-from hooks import events
+from hooks import checks
 from hooks.engine.numbers import MINUS
 from hooks.engine.placeholders import expand
 from tests.chapter_pipeline import (
@@ -210,7 +210,7 @@ def test_code_is_left_as_written() -> None:
 
 
 def test_line_numbers_follow_the_source_through_blocks() -> None:
-    result = expand(events.book(), "<!-- grpo:block compare easy hard -->\n\nlast line")
+    result = expand(checks.book(), "<!-- grpo:block compare easy hard -->\n\nlast line")
     assert result.source_lines[-1] == 3
     assert result.source_lines[0] == 1 and len(result.source_lines) == len(result.markdown.split("\n"))
     assert result.markdown.endswith("last line")
@@ -218,7 +218,7 @@ def test_line_numbers_follow_the_source_through_blocks() -> None:
 
 
 def test_the_subjects_a_page_uses_are_collected() -> None:
-    result = expand(events.book(), "<!-- grpo:value easy.mean --> and <!-- grpo:value bandit.K -->\n")
+    result = expand(checks.book(), "<!-- grpo:value easy.mean --> and <!-- grpo:value bandit.K -->\n")
     assert result.used == {"easy", "bandit"}
 
 

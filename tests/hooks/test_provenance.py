@@ -17,7 +17,7 @@ import pytest
 from mkdocs.utils.meta import get_data
 
 import grpo_examples
-from hooks import events
+from hooks import checks
 from hooks.engine import scan
 from hooks.engine.placeholders import expand
 from hooks.engine.tree import resolve
@@ -55,11 +55,11 @@ def test_the_book_has_values_to_check() -> None:
 
 @pytest.mark.parametrize(("page", "line", "path", "text"), PLACEHOLDERS, ids=lambda x: str(x))
 def test_the_expression_of_every_value_computes_it(page: str, line: int, path: str, text: str) -> None:
-    found = resolve(events.book().subjects, path)
+    found = resolve(checks.book().subjects, path)
     evaluated = eval(found.expression, {"__builtins__": {}, "grpo_examples": grpo_examples})
     assert type(evaluated) is type(found.value), f"{page}:{line}: {found.expression}"
     assert evaluated == found.value, f"{page}:{line}: {found.expression}"
     # and it is the expression the page's tooltip shows
-    shown = expand(events.book(), text).markdown
+    shown = expand(checks.book(), text).markdown
     assert f'title="Computed at build time: {html.escape(found.expression, quote=True)}"' in shown
     assert html.unescape(shown).count(found.expression) == 1

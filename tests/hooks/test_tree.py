@@ -18,17 +18,17 @@ import pytest
 import grpo_examples as gx
 from grpo_examples import Rounded, Signed, Undefined
 from grpo_examples.quantities import SIGN
-from hooks import events
+from hooks import checks
 from hooks.engine.tree import Meaning, PathError, Subject, describe, meaning, resolve, subject, walk
 
 
 def _resolve(path: str) -> object:
-    return resolve(events.book().subjects, path).value
+    return resolve(checks.book().subjects, path).value
 
 
 def _error(path: str, subjects: Mapping[str, Subject] | None = None) -> str:
     with pytest.raises(PathError) as caught:
-        resolve(subjects if subjects is not None else events.book().subjects, path)
+        resolve(subjects if subjects is not None else checks.book().subjects, path)
     return str(caught.value)
 
 
@@ -36,7 +36,7 @@ def _error(path: str, subjects: Mapping[str, Subject] | None = None) -> str:
 
 
 def test_an_attribute_is_written_with_dashes() -> None:
-    found = resolve(events.book().subjects, "easy.std-sample")
+    found = resolve(checks.book().subjects, "easy.std-sample")
     # sqrt((4 x 0.2^2 + 0.8^2) / 4) = sqrt(0.8 / 4) = sqrt(0.2)
     assert found.value == pytest.approx(0.2**0.5, rel=1e-15)
     assert found.expression == "grpo_examples.group('easy').std_sample"
@@ -44,7 +44,7 @@ def test_an_attribute_is_written_with_dashes() -> None:
 
 
 def test_a_mapping_key_is_a_word_of_the_path() -> None:
-    found = resolve(events.book().subjects, "easy.count.correct")
+    found = resolve(checks.book().subjects, "easy.count.correct")
     assert found.value == 4
     assert found.expression == "grpo_examples.group('easy').count['correct']"
     assert (found.field, found.keys) == ("count", ("correct",))
@@ -52,7 +52,7 @@ def test_a_mapping_key_is_a_word_of_the_path() -> None:
 
 def test_an_integer_key_numbers_from_one_as_the_page_does() -> None:
     # delta_1 = r_1 + gamma V(s_2) - V(s_1) = 0 + 0.4 - 0.5; delta_4 = 1 + 0 - 0.9 (the page numbers tokens from 1)
-    first = resolve(events.book().subjects, "ppo.gae.tokens.1.delta")
+    first = resolve(checks.book().subjects, "ppo.gae.tokens.1.delta")
     assert first.value == pytest.approx(-0.1, abs=1e-15)
     assert first.expression == "grpo_examples.chapter('ppo').gae.tokens[1].delta"
     assert _resolve("ppo.gae.tokens.4.delta") == pytest.approx(0.1, abs=1e-15)
@@ -64,12 +64,12 @@ def test_an_integer_key_numbers_from_one_as_the_page_does() -> None:
 
 def test_an_integer_key_is_found_as_the_mapping_holds_it() -> None:
     # ppo.gae.tokens is a Mapping[int, GaeToken]: the path's "2" is the int 2, which a layout is handed as such
-    found = resolve(events.book().subjects, "ppo.gae.tokens.2")
+    found = resolve(checks.book().subjects, "ppo.gae.tokens.2")
     assert (type(found.owner), found.field, found.keys) == (gx.Gae, "tokens", (2,))
     assert found.value is gx.chapter("ppo").gae.tokens[2]
-    assert resolve(events.book().subjects, "easy.advantage.wrong").keys == ("wrong",)
+    assert resolve(checks.book().subjects, "easy.advantage.wrong").keys == ("wrong",)
     # walk() names the node with the same key
-    [named] = [n for n in walk(events.book().subjects["ppo"]) if n.path == "ppo.gae.tokens.2"]
+    [named] = [n for n in walk(checks.book().subjects["ppo"]) if n.path == "ppo.gae.tokens.2"]
     assert named.keys == (2,) and type(named.keys[0]) is int
 
 
@@ -97,11 +97,11 @@ def test_a_path_does_not_index_a_tuple(path: str, where: str, length: int) -> No
 
 
 def test_the_expression_of_a_chapter_starts_with_its_call() -> None:
-    found = resolve(events.book().subjects, "run.methods.grpo.final-reward")
+    found = resolve(checks.book().subjects, "run.methods.grpo.final-reward")
     assert found.expression == "grpo_examples.chapter('run').methods['grpo'].final_reward"
-    found = resolve(events.book().subjects, "practice.kl.worked.k3")
+    found = resolve(checks.book().subjects, "practice.kl.worked.k3")
     assert found.expression == "grpo_examples.chapter('practice').kl.worked.k3"
-    found = resolve(events.book().subjects, "easy.variants.trl.advantage.wrong")
+    found = resolve(checks.book().subjects, "easy.variants.trl.advantage.wrong")
     assert found.expression == "grpo_examples.group('easy').variants['trl'].advantage['wrong']"
 
 
@@ -122,7 +122,7 @@ def test_a_property_is_a_name_too() -> None:
 
 
 def test_the_meaning_is_read_through_mappings_unions_and_annotations() -> None:
-    subjects = events.book().subjects
+    subjects = checks.book().subjects
     # Mapping[str, SignedExact]: each value is signed
     assert resolve(subjects, "easy.advantage.wrong").meaning == Meaning(signed=True)
     # Mapping[str, Signed] inside a model reached through a mapping (easy.variants is a Mapping[str, Variant])
@@ -219,7 +219,7 @@ def test_the_toys_expressions_and_keys() -> None:
 
 
 def test_an_unknown_first_word_lists_the_subjects_then_the_closest() -> None:
-    subjects = ", ".join(events.book().subjects)
+    subjects = ", ".join(checks.book().subjects)
     assert "bandit" in subjects and "solved" in subjects
     assert _error("eazy.mean") == f"unknown name 'eazy': a path starts with one of {subjects}; did you mean 'easy'?"
     # nothing close: no suggestion
@@ -256,7 +256,7 @@ def test_a_step_written_with_underscores_is_refused_with_its_dashes(path: str, s
     message = _error(path)
     assert message.startswith(start) and message.endswith(end), message
     # and the spelling suggested resolves
-    resolve(events.book().subjects, path.rsplit(".", 1)[0] + "." + end.split("'")[1])
+    resolve(checks.book().subjects, path.rsplit(".", 1)[0] + "." + end.split("'")[1])
 
 
 def test_an_unknown_key_lists_the_keys_then_the_closest() -> None:
@@ -283,7 +283,7 @@ def test_a_leaf_has_nothing_under_it() -> None:
 )
 def test_an_old_dotted_name_is_pointed_to_its_dashed_one(old: str, message: str, new: str) -> None:
     assert _error(old) == f"{message}; did you mean {new!r}?"
-    resolve(events.book().subjects, new)  # the name suggested is one
+    resolve(checks.book().subjects, new)  # the name suggested is one
 
 
 @dataclass(frozen=True)
@@ -315,7 +315,7 @@ def test_undefined_on_the_way_says_why() -> None:
 
 
 def test_undefined_at_the_leaf_is_found_with_its_reason() -> None:
-    found = resolve(events.book().subjects, "solved.std-scale")
+    found = resolve(checks.book().subjects, "solved.std-scale")
     assert isinstance(found.value, Undefined)
     assert found.value.reason == "every reward is the same: sigma is 0"
     assert isinstance(resolve(_TOYS, "toy.maybe").value, Undefined)
@@ -333,7 +333,7 @@ def test_only_public_fields_and_properties_resolve(path: str) -> None:
 
 
 def test_walk_enumerates_a_subject_in_field_order_without_its_root_or_tuples() -> None:
-    paths = [named.path for named in walk(events.book().subjects["easy"])]
+    paths = [named.path for named in walk(checks.book().subjects["easy"])]
     assert paths[:4] == ["easy.rewards", "easy.G", "easy.total", "easy.mean"]
     for path in (
         "easy.count.correct",
@@ -352,7 +352,7 @@ def test_walk_enumerates_a_subject_in_field_order_without_its_root_or_tuples() -
 
 @pytest.mark.parametrize("name", ["easy", "solved", "bandit", "ppo", "practice", "run", "verifier"])
 def test_every_walked_path_resolves_to_the_same_node(name: str) -> None:
-    subjects = events.book().subjects
+    subjects = checks.book().subjects
     for named in walk(subjects[name]):
         found = resolve(subjects, named.path)
         assert found.value == named.value or found.value is named.value, named.path
@@ -361,7 +361,7 @@ def test_every_walked_path_resolves_to_the_same_node(name: str) -> None:
 
 
 def test_walk_stops_at_an_undefined_value() -> None:
-    named = {n.path: n for n in walk(events.book().subjects["solved"])}
+    named = {n.path: n for n in walk(checks.book().subjects["solved"])}
     assert isinstance(named["solved.std-scale"].value, Undefined)
     assert not any(path.startswith("solved.std-scale.") for path in named)
     assert not any(path.startswith("toy.missing.") for path in (n.path for n in walk(_TOYS["toy"])))

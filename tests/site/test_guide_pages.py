@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hooks import events
+from hooks import checks
 from hooks.engine.guide import guard_message
 from tests.chapter_pipeline import page_markdown, value_span
 from tests.conftest import ROOT
@@ -168,7 +168,7 @@ def test_the_guard_example_in_the_guide_is_what_the_guard_says(built_site: Path)
     example, shown = (text.rstrip("\n") for text in code_texts(page[line.end() :])[:2])
     # "The baseline is " is 16 characters: the 0.8 is in column 17. The easy group's mean is 4/5 = 0.8.
     assert example == "The baseline is 0.8 for the group above." and line.group(1) == "12"
-    message = guard_message(events.book(), example, "docs/example.md", int(line.group(1)))
+    message = guard_message(checks.book(), example, "docs/example.md", int(line.group(1)))
     assert message.startswith("docs/example.md:12:17: typed number 0.8 (decimal) is easy.mean")
     assert "write <!-- grpo:value easy.mean -->" in message.splitlines()[0]
     assert shown == message

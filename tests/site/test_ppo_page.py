@@ -14,9 +14,9 @@ import grpo_examples as gx
 import grpo_examples.chapters.ppo as ppo_model
 from grpo_examples.data import DATA, load
 from hooks.chapters import ppo as ppo_layouts
+from hooks.checks import book
 from hooks.engine.book import Book
 from hooks.engine.placeholders import expand
-from hooks.events import book
 from tests.conftest import ROOT, copy_project, mkdocs_build
 from tests.site_html import article, formulas_tex, page_html, visible_text
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from hooks.checks import book
 from hooks.engine import scan
 from hooks.engine.placeholders import expand
-from hooks.events import book
 from hooks.site.katex_fonts import woff2_only
 from tests.conftest import ROOT
 from tests.site_html import article, css_urls, formulas_tex, page_html, resource_urls, visible_text

@@ -1,0 +1,171 @@
+"""The checks every page and data file goes through: one code path for `mkdocs build` and `make check`.
+
+hooks/events.py (the build) and scripts/check_chapters.py (`make check`) both call check_page and
+check_data here, so the two cannot disagree. This module builds the engine's Book from grpo_examples (the
+subjects: every group and every chapter) and from hooks/chapters/ (the layouts), expands a page's
+placeholders, renders each of its formulas once with the book's KaTeX, runs the drift guard, and puts
+every problem into a Report. It imports nothing of MkDocs, so `make check` starts without loading it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import grpo_examples as gx
+from hooks import chapters
+from hooks.engine import drift_guard, scan
+from hooks.engine.book import Book
+from hooks.engine.placeholders import Problem, expand
+from hooks.engine.report import Problem as BookProblem
+from hooks.engine.report import Report
+from hooks.engine.tree import Subject, subject
+from hooks.site.katex import KatexError, KatexRenderer
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
+KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
+_renderer: KatexRenderer | None = None
+
+
+class BookError(Exception):
+    """The book cannot be checked at all (KaTeX is not installed, two layouts share a name): the build stops."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A page as the checks need it: its file as an author names it, and the whole file, front matter and all."""
+
+    path: str  # relative to the project, e.g. docs/grpo.md
+    text: str
+
+    def first_line(self, markdown: str) -> int:
+        """The line of the file on which the Markdown (the file less its front matter) starts."""
+        start = self.text.find(markdown[:200]) if markdown else -1
+        return self.text.count("\n", 0, start) + 1 if start > 0 else 1
+
+
+def _data(path: Path) -> str:
+    return path.resolve().relative_to(ROOT).as_posix() if path.resolve().is_relative_to(ROOT) else str(path)
+
+
+def _merge(what: str, tables: list[tuple[str, dict[Any, Any]]]) -> dict[Any, Any]:
+    """One table of layouts from each presentation module's; a name given twice stops the build at once."""
+    merged: dict[Any, Any] = {}
+    for module, table in tables:
+        for key, layout in table.items():
+            if key in merged:
+                raise BookError(f"the {what} {key!r} is drawn twice: in hooks/chapters/{module}.py and another module")
+            merged[key] = layout
+    return merged
+
+
+@cache
+def book() -> Book:
+    """Every subject a path can start with (each group, each chapter) and every chapter's layouts; DataError if
+    the groups' file has problems (check_page reports them)."""
+    groups = {
+        name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()
+    }
+    chapter_subjects = {
+        name: subject(name, gx.chapter, name, data=_data(gx.DATA / f"{name}.toml")) for name in gx.chapter_names()
+    }
+    clash = sorted(set(groups) & set(chapter_subjects))
+    if clash:
+        raise BookError(f"{_data(gx.GROUPS_FILE)}: the group [{clash[0]}] has the name of a chapter: rename the group")
+    subjects: dict[str, Subject] = {**groups, **chapter_subjects}
+    modules = [
+        (info.name, importlib.import_module(f"{chapters.__name__}.{info.name}"))
+        for info in pkgutil.iter_modules(chapters.__path__)
+    ]
+    return Book(
+        subjects,
+        _merge("formula", [(name, getattr(m, "FORMULAS", {})) for name, m in modules]),
+        _merge("block", [(name, getattr(m, "BLOCKS", {})) for name, m in modules]),
+        _merge("widget", [(name, getattr(m, "WIDGETS", {})) for name, m in modules]),
+    )
+
+
+def katex(project: Path) -> KatexRenderer:
+    """The book's KaTeX (one Node.js process, started on first use, with its cache of rendered formulas)."""
+    global _renderer
+    if _renderer is None:
+        try:
+            _renderer = KatexRenderer(project / "node_modules" / "katex", project / CACHE_FOLDER)
+        except KatexError as error:
+            raise BookError(str(error)) from None
+    return _renderer
+
+
+def check_page(markdown: str, source: Source, project: Path, report: Report, *, math: bool = True) -> str:
+    """The page's Markdown with its placeholders expanded; every problem of the page goes into the report: its
+    placeholders, its formulas (each rendered once, so that a bad one is named with its line; not when the
+    build's math is off), its typed numbers (the drift guard), and the data files behind its numbers (at their
+    own lines, once)."""
+    first = source.first_line(markdown)
+    try:
+        the_book = book()
+    except gx.DataError as error:  # a data file every page needs: no page can be checked until it is fixed
+        _add_data_problems(report, error, None)
+        return markdown
+    expanded = expand(the_book, markdown, first)
+    problems = list(expanded.problems)
+    unclosed = scan.unclosed(expanded.markdown)
+    if unclosed is not None:
+        at = unclosed.line
+        problems.append(Problem(expanded.source_lines[at.number - 1], unclosed.what, at.text))
+    elif math:
+        for formula in scan.formulas(expanded.markdown):
+            try:
+                katex(project).render(formula.tex, formula.display)
+            except KatexError as error:
+                message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
+                problems.append(Problem(expanded.source_lines[formula.line - 1], message, formula.tex))
+    for problem in problems:
+        if problem.data is not None:  # reported at the data file's own lines, with this place under them
+            _add_data_problems(report, problem.data, (source.path, problem.line))
+        else:
+            report.add(BookProblem(source.path, problem.line, 0, problem.message, problem.offending))
+    # typed numbers: hooks/engine/drift_guard.py
+    for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
+        report.add(BookProblem(source.path, found.line, found.column, found.message, found.offending))
+    return expanded.markdown
+
+
+def _add_data_problems(report: Report, error: gx.DataError, breaks: tuple[str, int] | None) -> None:
+    for place, problem in zip(error.places, error.problems, strict=True):
+        report.add(BookProblem(error.file, place.line, place.column, problem, place.text), breaks)
+
+
+def check_data(report: Report) -> None:
+    """Every data file's problems, whether a page uses it or not: each subject's model is built once."""
+    try:
+        subjects = book().subjects.values()
+    except gx.DataError as error:
+        _add_data_problems(report, error, None)
+        return
+    for each in subjects:
+        try:
+            each.call()
+        except gx.DataError as error:
+            _add_data_problems(report, error, None)
+        except (LookupError, ValueError):  # not the file's own problem (a group the chapter names is gone):
+            pass  # each place that uses the model reports it, at its line
+
+
+def save() -> None:
+    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py)."""
+    if _renderer is not None:
+        _renderer.save()
+
+
+def shutdown() -> None:
+    """Stop the KaTeX process (at the end of a build, or before the hooks are re-imported)."""
+    global _renderer
+    if _renderer is not None:
+        _renderer.close()
+        _renderer = None
