@@ -4,9 +4,15 @@
 
 The dataclass is the schema: each field's type says what the file must hold there (str, int, float, bool,
 tuple[X, ...], Mapping[str, X], a nested dataclass for a table, a tuple of them for an array of tables), and
-`Annotated[int, Between(1, 200)]` bounds a number. Every problem of the file is reported at once, each naming
-the file, the table and the key; a dataclass's own __post_init__ may raise ValueError for what the types
-cannot say (probabilities that do not add up to 1), and is reported at its table the same way.
+`Annotated[int, Between(1, 200)]` bounds a number, `Annotated[tuple[str, ...], Length(1, 64)]` a list's items
+or a text's characters. Every problem of the file is reported at once, each naming the file, the table and the
+key; a dataclass's own __post_init__ may raise ValueError for what the types cannot say (probabilities that do
+not add up to 1), and is reported at its table the same way.
+
+The data comes from contributors and the site is built from it, so every size is bounded when it is read, not
+only the ones a schema names: a file holds at most MAX_FILE_BYTES; a text is one line (no line break or other
+control character: every text lands in one table cell, code span or heading) of at most TEXT_LENGTH characters;
+a list has at most LIST_LENGTH items; a float without a Between lies within FLOAT_RANGE.
 """
 
 from __future__ import annotations
@@ -32,6 +38,22 @@ class Between:
 
     low: float
     high: float
+
+
+@dataclass(frozen=True)
+class Length:
+    """A list's number of items, or a text's number of characters, within [low, high]."""
+
+    low: int
+    high: int
+
+
+MAX_FILE_BYTES = 1_000_000
+TEXT_LENGTH = Length(0, 2000)  # a text the schema does not bound: a sampled response is the longest the book has
+LIST_LENGTH = Length(0, 1000)  # a list the schema does not bound
+FLOAT_RANGE = Between(-1e9, 1e9)  # a float the schema does not bound: far beyond any reward, rate or probability
+# Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -75,15 +97,21 @@ def display(path: Path) -> str:
 def load(path: Path, schema: type[T]) -> T:
     """The file's tables as an instance of schema; DataError listing every problem if it does not fit."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise DataError(path, [f"the file is larger than the book allows ({MAX_FILE_BYTES:,} bytes): shorten it"])
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(path, ["the file is missing: restore it (git checkout -- it)"]) from None
+    except IsADirectoryError:
+        raise DataError(path, ["a folder stands where this file should be: remove it, restore the file"]) from None
     except UnicodeDecodeError as error:
         raise DataError(path, [f"not UTF-8 text (byte {error.start + 1}): save it as UTF-8"]) from None
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DataError(path, [_syntax_error(text, str(error))], text) from None
+    except ValueError as error:  # a whole number of more than 4300 digits (Python's limit on reading one)
+        raise DataError(path, [f"the top level: not a number the book can read: {error}"[:200]], text) from None
     problems: list[str] = []
     value = _convert(table, schema, "", problems)
     if problems:
@@ -151,10 +179,10 @@ def _where(at: str) -> str:
 
 def _convert(value: Any, kind: Any, at: str, problems: list[str]) -> Any:
     """value as the type kind, or None after adding what is wrong to problems."""
-    bounds: Between | Pattern | None = None
+    bounds: Between | Pattern | Length | None = None
     if typing.get_origin(kind) is typing.Annotated:
         kind, *meta = typing.get_args(kind)
-        bounds = next((m for m in meta if isinstance(m, Between | Pattern)), None)
+        bounds = next((m for m in meta if isinstance(m, Between | Pattern | Length)), None)
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
         return _table(value, kind, at, problems)
@@ -165,6 +193,10 @@ def _convert(value: Any, kind: Any, at: str, problems: list[str]) -> Any:
     if origin is tuple:
         if not isinstance(value, list):
             problems.append(f"{_where(at)}: expected a list, got {_shown(value)}")
+            return None
+        length = bounds if isinstance(bounds, Length) else LIST_LENGTH
+        if not length.low <= len(value) <= length.high:
+            problems.append(f"{_where(at)}: {len(value)} items; the book allows {length.low} to {length.high}")
             return None
         item = args[0]
         return tuple(_convert(v, item, f"{at}[{i + 1}]", problems) for i, v in enumerate(value))
@@ -178,7 +210,7 @@ def _convert(value: Any, kind: Any, at: str, problems: list[str]) -> Any:
     return _scalar(value, kind, at, bounds, problems)
 
 
-def _scalar(value: Any, kind: Any, at: str, bounds: Between | Pattern | None, problems: list[str]) -> Any:
+def _scalar(value: Any, kind: Any, at: str, bounds: Between | Pattern | Length | None, problems: list[str]) -> Any:
     expected = {str: "text", int: "a whole number", float: "a number", bool: "true or false"}[kind]
     fits = (
         isinstance(value, bool)
@@ -191,6 +223,10 @@ def _scalar(value: Any, kind: Any, at: str, bounds: Between | Pattern | None, pr
     if kind is float and not math.isfinite(value):
         problems.append(f"{_where(at)}: expected a finite number, got {value!r}")
         return None
+    if kind is str and _text(value, at, bounds if isinstance(bounds, Length) else TEXT_LENGTH, problems) is None:
+        return None
+    if kind is float and bounds is None:
+        bounds = FLOAT_RANGE
     if isinstance(bounds, Between) and not bounds.low <= value <= bounds.high:
         problems.append(
             f"{_where(at)}: {value!r} is outside the range the book allows, {bounds.low:g} to {bounds.high:g}"
@@ -200,6 +236,19 @@ def _scalar(value: Any, kind: Any, at: str, bounds: Between | Pattern | None, pr
         problems.append(f"{_where(at)}: {value!r} is not {bounds.what}: rename it")
         return None
     return float(value) if kind is float else value
+
+
+def _text(value: str, at: str, length: Length, problems: list[str]) -> str | None:
+    """A text that holds one line of at most length.high characters (so that it cannot leave the table cell,
+    code span or heading it is shown in), else None and a problem."""
+    if control := _CONTROL.search(value):
+        what = "a line break" if control.group() in "\n\r\u2028\u2029" else f"the control character {control.group()!r}"
+        problems.append(f"{_where(at)}: {what} at character {control.start() + 1}: write the text on one line")
+        return None
+    if not length.low <= len(value) <= length.high:
+        problems.append(f"{_where(at)}: {len(value)} characters; the book allows {length.low} to {length.high}")
+        return None
+    return value
 
 
 def _table(value: Any, schema: type, at: str, problems: list[str]) -> Any:

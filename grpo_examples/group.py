@@ -24,7 +24,7 @@ from grpo_examples.advantage_variants import (
 )
 from grpo_examples.advantages import advantages, group_std
 from grpo_examples.conventions import OPENRLHF, POPULATION, TRL, VERL
-from grpo_examples.data import DATA, Pattern, load
+from grpo_examples.data import DATA, Length, Pattern, load
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps
 from grpo_examples.quantities import Signed, SignedExact, Undefined, read_only
 from grpo_examples.verifier import OUTCOMES, verify
@@ -40,7 +40,7 @@ class GroupData:
     title: str
     question: str
     answer: str
-    responses: tuple[str, ...]
+    responses: Annotated[tuple[str, ...], Length(1, 64)]  # G: DeepSeekMath samples 64 outputs per question
 
     def __post_init__(self) -> None:
         if not self.responses:

@@ -35,22 +35,36 @@ _WRAPPERS = "$* \t\n"
 _DELIMITER_PAIRS = (("\\(", "\\)"), ("\\[", "\\]"))
 _TEX_SPACES = ("\\,", "\\!", "\\;", "\\ ", "~", "\\left", "\\right")
 _UNICODE_MINUS = "\u2212"
+# Bounds on what is read as a number: '1e100000000' as an exact fraction is a hundred-million-digit integer
+# (minutes of work and memory). Such an answer is compared as text, as a checker that cannot read it would.
+MAX_NUMBER_CHARS = 100
+MAX_EXPONENT = 100
+_EXPONENT = re.compile(r"[eE]([+-]?\d+)")
 
 
 def _boxed_contents(text: str) -> list[str]:
-    """The contents of every \\boxed{...}, braces balanced (a regex cannot count nested braces).
+    """The contents of every \\boxed{...}, braces balanced (a regex cannot count nested braces), in the order
+    they open.
 
-    A \\boxed{ that is never closed is ignored: an unfinished answer is no answer.
+    A \\boxed{ that is never closed is ignored: an unfinished answer is no answer. One pass over the text,
+    whatever it holds (a scan from each \\boxed{ to its closing brace would read 20,000 unclosed ones
+    20,000 times).
     """
-    found = []
-    for match in _BOXED.finditer(text):
-        depth, start = 1, match.end()
-        for pos in range(start, len(text)):
-            depth += {"{": 1, "}": -1}.get(text[pos], 0)
-            if depth == 0:
-                found.append(text[start:pos])
-                break
-    return found
+    opens = {match.end() - 1 for match in _BOXED.finditer(text)}  # the position of each box's own '{'
+    found: list[tuple[int, str]] = []
+    waiting: list[tuple[int, int]] = []  # (where its contents start, brace depth inside it): boxes not closed yet
+    depth = 0
+    for pos, char in enumerate(text):
+        if char == "{":
+            depth += 1
+            if pos in opens:
+                waiting.append((pos + 1, depth))
+        elif char == "}":
+            if waiting and waiting[-1][1] == depth:
+                start, _ = waiting.pop()
+                found.append((start, text[start:pos]))
+            depth -= 1
+    return [contents for _, contents in sorted(found)]
 
 
 def extract_answer(response: str) -> str | None:
@@ -135,9 +149,12 @@ def _fraction(match: re.Match[str]) -> str:
 
 
 def _as_number(text: str) -> Fraction | None:
-    """'3/4', '-0.5', '1e3' as an exact fraction; None for anything that is not one number."""
+    """'3/4', '-0.5', '1e3' as an exact fraction; None for anything that is not one number, or that is too long
+    or too large to be an answer (more than MAX_NUMBER_CHARS characters, an exponent beyond MAX_EXPONENT)."""
     parts = text.split("/")
-    if len(parts) > 2 or not all(parts):
+    if len(parts) > 2 or not all(parts) or len(text) > MAX_NUMBER_CHARS:
+        return None
+    if any(abs(int(e)) > MAX_EXPONENT for e in _EXPONENT.findall(text)):
         return None
     try:
         values = [Fraction(part) for part in parts]

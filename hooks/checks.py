@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -24,7 +25,7 @@ from hooks.engine.placeholders import Problem, expand
 from hooks.engine.report import Problem as BookProblem
 from hooks.engine.report import Report
 from hooks.engine.tree import Subject, subject
-from hooks.site.katex import KatexError, KatexRenderer
+from hooks.site.katex import KatexError, KatexProcessError, KatexRenderer
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
@@ -122,6 +123,8 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
         for formula in scan.formulas(expanded.markdown):
             try:
                 katex(project).render(formula.tex, formula.display)
+            except KatexProcessError as error:
+                raise BookError(str(error)) from None
             except KatexError as error:
                 message = f"KaTeX cannot render this formula: {error}; fix the TeX ({KATEX_SUPPORTED})"
                 problems.append(Problem(expanded.source_lines[formula.line - 1], message, formula.tex))
@@ -130,10 +133,41 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
             _add_data_problems(report, problem.data, (source.path, problem.line))
         else:
             report.add(BookProblem(source.path, problem.line, 0, problem.message, problem.offending))
+    for snippet in scan.snippets(markdown, first):  # pymdownx.snippets must never read a file outside the book
+        if (refusal := _snippet_problem(snippet.path, project)) is not None:
+            report.add(BookProblem(source.path, snippet.line, 0, refusal, snippet.path))
     # typed numbers: hooks/engine/drift_guard.py
     for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
         report.add(BookProblem(source.path, found.line, found.column, found.message, found.offending))
     return expanded.markdown
+
+
+_LEFT_AS_A_COMMENT = re.compile(r"<!--\s*grpo:.*?-->", re.DOTALL)
+
+
+def check_html(html: str, source: Source, report: Report) -> None:
+    """A placeholder that reached the page's HTML as a comment: Markdown read as prose what check_page took for
+    code (an indented block the scan of hooks/engine/scan.py misjudged), and the page would silently lack its
+    number. Reported at the placeholder's line, like every other problem."""
+    for comment in _LEFT_AS_A_COMMENT.finditer(html):
+        at = source.text.find(comment.group())
+        line = source.text.count("\n", 0, at) + 1 if at >= 0 else 1
+        message = (
+            "this placeholder was left as it stands (the book took its line for code, Markdown did not): "
+            "move it out of the indented block, or indent the code by four more spaces"
+        )
+        report.add(BookProblem(source.path, line, 0, message, comment.group()))
+
+
+def _snippet_problem(path: str, project: Path) -> str | None:
+    """Why a snippet line cannot paste this file, or None: it must be a file of the book, named from the book's
+    folder (mkdocs.yml sets pymdownx.snippets' base path there; this also refuses a link that leads outside)."""
+    target = (project / path).resolve()
+    if not target.is_relative_to(project.resolve()):
+        return f"a snippet may paste only a file of the book (under {project}): this one is outside it"
+    if not target.is_file():
+        return "no such file in the book: name it from the book's folder, e.g. tests/site/new_chapter/sampling.py"
+    return None
 
 
 def _add_data_problems(report: Report, error: gx.DataError, breaks: tuple[str, int] | None) -> None:
@@ -157,10 +191,10 @@ def check_data(report: Report) -> None:
             pass  # each place that uses the model reports it, at its line
 
 
-def save() -> None:
-    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py)."""
-    if _renderer is not None:
-        _renderer.save()
+def save() -> str | None:
+    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py); what went
+    wrong, if the cache could not be written."""
+    return _renderer.save() if _renderer is not None else None
 
 
 def shutdown() -> None:

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("grpo_examples", "hooks")
 
 _stamp: tuple[tuple[str, int], ...] = ()
+_ITSELF = Path(__file__).resolve()
+_loaded = _ITSELF.read_bytes()  # this file as MkDocs loaded it: `mkdocs serve` never loads it again
 _startup: dict[str, Any] = {}  # MkDocs' on_startup arguments (serve or build), told again to a re-imported module
 
 
@@ -59,7 +61,23 @@ def on_startup(command: str, dirty: bool) -> None:
     _events().on_startup(command=command, dirty=dirty)
 
 
+def _check_itself() -> None:
+    """Under `mkdocs serve`, an edit of this file is never loaded (MkDocs loads a hook file once per process):
+    a syntax error in it stops the build with its line, and a valid edit says to restart, rather than a build
+    that reports success with the old file."""
+    source = _ITSELF.read_bytes()
+    if source == _loaded:
+        return
+    where = _ITSELF.relative_to(ROOT).as_posix()
+    try:
+        compile(source, str(_ITSELF), "exec")
+    except SyntaxError as error:
+        raise PluginError(f"{where}:{error.lineno}: {error.msg}: fix it, then restart `make serve`") from None
+    raise PluginError(f"{where} changed: MkDocs loads it once, when it starts; restart `make serve` to use it")
+
+
 def on_config(config: Any) -> Any:
+    _check_itself()
     return _events(reload=True).on_config(config)
 
 

@@ -72,7 +72,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     book's own stylesheets as one file, with Material's table rules retargeted for tables wrapped at build
     time (hooks/site/tables.py)."""
     global _math_on, _sources_date, _stylesheet, _font_rules
-    _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
+    try:
+        _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
+    except build_date.BuildDateError as error:
+        raise PluginError(str(error)) from None
     try:
         _math_on = math_rendered(strict=bool(config.strict))
     except MathSwitchError as error:
@@ -93,6 +96,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML, the
     whole book as one page, and the book's joined stylesheet; leave out what of Material's a reader never loads."""
     theme_files.drop(files, config)  # no source maps, no unused search languages: hooks/site/theme_files.py
+    if (own := files.get_file_from_path(print_book.PRINT_SOURCE)) is not None:  # never replaced silently
+        raise PluginError(
+            f"{_source_path_of(own.abs_src_path, config)}: this name is the book's generated whole-book page "
+            f"({print_book.PRINT_PATH}): rename the page"
+        )
     files.append(print_book.print_file(config))  # the whole book on one page: hooks/site/print_book.py
     if _stylesheet is not None:
         stylesheets.serve(_stylesheet, files, config)
@@ -121,9 +129,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     """The page checked and expanded; its problems wait in the build's report, which on_env prints. A page
     with problems is built as a stand-in, its title and a line (what the Markdown would make of a broken
     formula is not safe to build); under `mkdocs serve` the overlay lists the problems over it."""
-    before = len(_report)
-    result = check_page(markdown, page, config, _report)
-    return error_overlay.stand_in(markdown) if len(_report) > before else result
+    own = Report()  # the page's own problems: a data problem another page already reported counts here too
+    result = check_page(markdown, page, config, own)
+    _report.merge(own)
+    return error_overlay.stand_in(markdown) if len(own) else result
 
 
 def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
@@ -150,10 +159,12 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """The page's date is its sources' (hooks/site/build_date.py), its description is checked and escaped, an
+    """No placeholder is left in the page as a comment (hooks/checks.py check_html); the page's date is its
+    sources' (hooks/site/build_date.py), its description is checked and escaped, an
     element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py)."""
+    checks.check_html(html, checks.Source(_source_path(page, config), page.file.content_string), _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")
@@ -172,8 +183,10 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
 
 
 def on_post_build(config: MkDocsConfig) -> None:
-    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py)."""
-    checks.save()
+    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py); a cache that
+    cannot be written is a warning (the site is whole; `mkdocs build --strict` stops on it)."""
+    if (problem := checks.save()) is not None:
+        log.warning(problem)
 
 
 def _project(config: MkDocsConfig) -> Path:
@@ -183,9 +196,13 @@ def _project(config: MkDocsConfig) -> Path:
 
 def _source_path(page: Page, config: MkDocsConfig) -> str:
     """The page's file as an author names it: relative to the project, e.g. docs/grpo.md."""
+    return _source_path_of(page.file.abs_src_path or page.file.src_uri, config)
+
+
+def _source_path_of(path: str | None, config: MkDocsConfig) -> str:
     root = _project(config)
-    source = Path(page.file.abs_src_path or page.file.src_uri).resolve()
-    return source.relative_to(root).as_posix() if source.is_relative_to(root) else page.file.src_uri
+    source = Path(path or "").resolve()
+    return source.relative_to(root).as_posix() if source.is_relative_to(root) else str(path)
 
 
 def shutdown() -> None:

@@ -443,6 +443,11 @@ class ClipPractice:
 
 def clip_of(data: ClipData) -> ClipPractice:
     easy = group("easy")
+    if "correct" not in easy.advantage:
+        raise ValueError(
+            "the clip example takes the advantage of a correct response of the group [easy] in groups.toml, and "
+            "none of its responses is correct: give it one (or its reference answer back)"
+        )
     advantage = float(easy.advantage["correct"])
     unlikely = min(data.probabilities)
     return ClipPractice(
@@ -572,6 +577,11 @@ class Practice:
     """What the chapter's prose says."""
 
 
+def _rewards(name: str) -> list[float]:
+    """The rewards of a group the chapter names (group() says which groups there are, if it is gone)."""
+    return [float(r) for r in group(name).rewards]
+
+
 def build(settings: Settings) -> Practice:
     """Every number of the chapter, from its settings and the book's groups."""
     kl, loss, clip = kl_of(settings.kl), loss_of(settings.loss), clip_of(settings.clip)
@@ -590,8 +600,8 @@ def build(settings: Settings) -> Practice:
         dynamic=Dynamic(len(rewards), len(kept_groups(rewards))),
         roundoff=roundoff,
         claims=PracticeClaims(
-            solved_is_all_right=set(rewards["solved"]) == {OUTCOMES["correct"]},
-            difficulty_bias=all(std_scale(rewards[n]) > std_scale(rewards["split"]) for n in ("easy", "hard")),
+            solved_is_all_right=set(_rewards("solved")) == {OUTCOMES["correct"]},
+            difficulty_bias=all(std_scale(_rewards(n)) > std_scale(_rewards("split")) for n in ("easy", "hard")),
             dropping_std_shrinks=all(
                 np.max(np.abs(dr_grpo_advantages(r))) < np.max(np.abs(advantages(r))) for r in kept
             ),

@@ -14,6 +14,7 @@ check of integers and number words.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -86,6 +87,13 @@ def counts(book: Book, value: int, used: frozenset[str]) -> list[Computed]:
     return [c for name in book.subjects if name in used for c in index.get((name, value), ())]
 
 
+@cache
+def _by_magnitude(book: Book) -> tuple[list[Fraction], list[tuple[int, Computed]]]:
+    """Every computed number by |value|, each with its place in computed_values, and the sorted magnitudes."""
+    ordered = sorted(enumerate(computed_values(book)), key=lambda item: abs(item[1].value))
+    return [abs(computed.value) for _, computed in ordered], ordered
+
+
 def matches(book: Book, value: Fraction, places: int | None, in_math: bool) -> list[Computed]:
     """The computed numbers that value is, as written (rounded to `places` decimals, if given).
 
@@ -93,10 +101,18 @@ def matches(book: Book, value: Fraction, places: int | None, in_math: bool) -> l
     """
     tolerance = Fraction(1, 2 * 10**places) if places is not None else ROUND_OFF
 
-    def near(computed: Computed, target: Fraction) -> bool:
-        return abs(computed.value - target) <= max(tolerance, ROUND_OFF * abs(target))
+    reach = max(tolerance, ROUND_OFF * abs(value))
 
-    ranked = sorted(computed_values(book), key=lambda c: (c.in_formula != in_math, abs(abs(c.value) - abs(value))))
+    def near(computed: Computed, target: Fraction) -> bool:
+        return abs(computed.value - target) <= reach
+
+    # only the numbers within reach of |value| can be near value or -value: found by bisection, kept in book order
+    magnitudes, ordered = _by_magnitude(book)
+    pool = ordered[
+        bisect.bisect_left(magnitudes, abs(value) - reach) : bisect.bisect_right(magnitudes, abs(value) + reach)
+    ]
+    candidates = [computed for _, computed in sorted(pool)]
+    ranked = sorted(candidates, key=lambda c: (c.in_formula != in_math, abs(abs(c.value) - abs(value))))
     same = [c for c in ranked if near(c, value)]
     opposite = [c for c in ranked if value != 0 and near(c, -value) and c not in same]
     first: dict[str, Computed] = {}

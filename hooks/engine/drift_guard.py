@@ -32,6 +32,7 @@ What a typed number is, is hooks/engine/literals.py; the values it matches come 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -45,6 +46,8 @@ from hooks.engine.literals import COUNTS, WORD, TypedNumber
 # Markings: what may follow a literal to say that it is meant.
 FOOTNOTE = re.compile(r"\[\^[^\]\s]+\]")
 FOOTNOTE_DEFINITION = re.compile(r"\[\^[^\]\s]+\]:")
+_ENDING_NUMBER = re.compile(r"[+\-−]?[\d.,eE/+\-−]*\d%?$|\b[A-Za-z]+$")
+_LONGEST_NUMBER = 200
 LITERAL = re.compile(r"<!--\s*literal\b(?P<why>.*?)-->")
 _MARKING = re.compile(f"{FOOTNOTE.pattern}|{LITERAL.pattern}")
 
@@ -73,10 +76,11 @@ def typed_numbers(
     found: list[TypedNumber] = []
     stale: list[StaleMarking] = []
     block_marked, in_block, in_footnote, previous = False, False, False, ""
+    pasted = scan.snippet_lines(markdown, first_line) if "8<" in markdown else set()
     for line in scan.lines(markdown, first_line):
         in_footnote = FOOTNOTE_DEFINITION.match(line.text) is not None or (in_footnote and line.text[:1].isspace())
-        if line.fence == "code" or in_footnote:
-            pass  # code; or a footnote's text, the citation itself, which quotes its source
+        if line.code or in_footnote or line.number in pasted:
+            pass  # code; a footnote's text, the citation itself, which quotes its source; a snippet line (a file)
         elif line.fence == "math":
             if BLOCK_START_RE.match(line.text) and not in_block:
                 in_block = True
@@ -101,7 +105,7 @@ def _is_closing_fence(text: str) -> bool:
 
 def _prose_line(text: str, number: int) -> tuple[list[TypedNumber], list[StaleMarking]]:
     spans = scan.code_spans(text)
-    markings = [m for m in _MARKING.finditer(text) if not any(s.start <= m.start() < s.end for s in spans)]
+    markings = [m for m in _MARKING.finditer(text) if scan.span_at(spans, m.start()) is None]
     return _apply_markings(text, number, literals.in_prose(text, number, spans), markings, spans)
 
 
@@ -111,13 +115,14 @@ def _apply_markings(
     """The numbers no marking follows; and each literal marking that covers none, or says no why."""
     stale: list[StaleMarking] = []
     covered: set[int] = set()
-    marking_ends = {m.end() for m in markings}
+    marking_at_end = {m.end(): m.start() for m in markings}
+    columns = [n.column - 1 for n in numbers]  # in order (in_prose sorts them): each marking's hits by bisection
     for marking in markings:
         end = marking.start()
-        while end > 0 and (text[end - 1] == " " or end in marking_ends):  # past spaces and earlier markings
-            end = next((m.start() for m in markings if m.end() == end), end - 1)
+        while end > 0 and (text[end - 1] == " " or end in marking_at_end):  # past spaces and earlier markings
+            end = marking_at_end.get(end, end - 1)
         start = _covered_from(text, end, spans)
-        hits = {i for i, n in enumerate(numbers) if start <= n.column - 1 < end}
+        hits = set(range(bisect.bisect_left(columns, start), bisect.bisect_left(columns, end)))
         covered |= hits
         if marking.group("why") is not None:
             why = marking.group("why").strip()
@@ -132,8 +137,8 @@ def _apply_markings(
 
 def _covered_from(text: str, end: int, spans: list[scan.Span]) -> int:
     """Where the thing a marking follows begins: a formula, a bracketed group, or the number itself."""
-    span = next((s for s in spans if s.end == end), None)
-    if span is not None:
+    span = scan.span_at(spans, end - 1)
+    if span is not None and span.end == end:
         return span.start
     closing = {")": "(", "]": "["}
     if end > 0 and text[end - 1] in closing:
@@ -146,7 +151,10 @@ def _covered_from(text: str, end: int, spans: list[scan.Span]) -> int:
                 if depth == 0:
                     return pos
             pos -= 1
-    match = re.search(r"[+\-−]?[\d.,eE/+\-−]*\d%?$|\b[A-Za-z]+$", text[:end])
+    # the number (or word) that ends where the marking starts; read in a window before it, so that a line of
+    # thousands of markings is read in linear time (no number is longer than the window)
+    window = max(0, end - _LONGEST_NUMBER)
+    match = _ENDING_NUMBER.search(text, window, end)
     return match.start() if match else end
 
 

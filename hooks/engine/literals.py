@@ -22,7 +22,8 @@ the sentence states. Words are read in prose only: TeX writes counts in digits.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import count, takewhile
@@ -37,7 +38,7 @@ _NOT_PROSE = re.compile(
     r"|<[A-Za-z/][^>]*>"  # an HTML tag and its attributes
     r"|&#?\w+;"  # an HTML entity, &#96;
     r"|\[\^[^\]\s]+\]"  # a footnote reference, [^4] (its name is not a number of the text)
-    r"|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)"  # a link's or an image's target, ](url "title")
+    r"|\]\([^)\s]*(?=(?:\s+\"[^\"]*\")?\))"  # a link's or an image's target, ](url (its "title" is read)
     r"|^\s*\[[^\]]+\]:\s*\S+"  # a reference definition's target, [id]: url
     r"|\bhttps?://\S+"  # a bare URL
     r"|\{:?\s*[.#][^}]*\}|\{[^}]*=[^}]*\}"  # an attribute list, { #id .class key=value }
@@ -82,12 +83,15 @@ _TEX_RELATIONS = {
 NUMBER = re.compile(
     r"(?P<sign>[+\-−])?"
     r"(?P<body>\d+(?:\.\d+)?[eE][+\-−]?\d+"  # 1e-4, 2.5E3
-    r"|\d+(?:\.\d+)?/\d+(?:\.\d+)?"  # 4/5
+    r"|\d+(?:\.\d+)?[/⁄]\d+(?:\.\d+)?"  # 4/5, 4⁄5 (the fraction slash)
     r"|\d*\.\d+"  # 0.8, .5
     r"|\d{1,3}(?:,\d{3})+(?![\d.])"  # 1,200
     r"|\d+)"  # 4
-    r"(?P<percent>\\?%)?"
+    r"(?P<percent>[ \u00a0\u202f]?\\?%)?"  # 80%, 80 % (a space, or a no-break one, before the sign)
 )
+# The vulgar fractions of Unicode, ½ ⅘, each one number; and HTML's minus signs, read as the sign they show.
+_VULGAR = re.compile("[¼½¾⅐-⅞]")
+_MINUS_ENTITY = re.compile("&minus;|&#8722;|&#x2212;", re.IGNORECASE)
 SCIENTIFIC = "scientific notation"
 INTEGER = "integer"
 WORD = "number word"
@@ -114,26 +118,54 @@ class TypedNumber:
     display: bool = False
 
 
-def blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
+def blank(text: str, regions: Iterable[tuple[int, int]]) -> str:
+    """The text with each (start, end) region turned to spaces, columns kept: one pass, however many regions."""
+    characters = list(text)
+    for start, end in regions:
+        characters[start:end] = " " * (end - start)
+    return "".join(characters)
+
+
+# A typed number's exponent is read up to this size: beyond it (1e400 and up, 1e-400 and down) no float the book
+# computes can match, and 10**100000000 as an exact fraction would take minutes to compute.
+MAX_EXPONENT = 400
+
+
+def power_of_ten(exponent: str) -> Fraction:
+    """10 to the exponent as written (digits, a sign), exact, with the exponent clamped to +-MAX_EXPONENT."""
+    sign = -1 if exponent.lstrip().startswith(("-", "−")) else 1
+    digits = exponent.strip().lstrip("+-−")
+    size = MAX_EXPONENT if len(digits) > len(str(MAX_EXPONENT)) else min(int(digits), MAX_EXPONENT)
+    return Fraction(10) ** (sign * size)
 
 
 def in_prose(text: str, number: int, spans: list[scan.Span]) -> list[TypedNumber]:
     """The typed numbers of one prose line (its inline formulas included), given its code and math spans."""
-    if not any(character.isdigit() for character in text) and not _WORD.search(text):
+    if not any(character.isdigit() for character in text) and not _WORD.search(text) and not _VULGAR.search(text):
         return []  # most lines: nothing to scan
     numbers: list[TypedNumber] = []
-    masked = text
     for span in spans:
         if span.is_math:
             tex_start = span.start + len(re.match(r"\$`+", text[span.start :]).group())  # type: ignore[union-attr]
             tex = text[tex_start : span.end].rstrip("`$").ljust(span.end - tex_start)
             numbers += in_tex(tex, number, tex_start)
-        masked = blank(masked, span.start, span.end)
-    for region in [*_NOT_PROSE.finditer(masked), *_ACCEPTED.finditer(masked)]:
-        masked = blank(masked, region.start(), region.end())
+    signed = _MINUS_ENTITY.sub(lambda entity: " " * (len(entity.group()) - 1) + "−", text)  # &minus;2 is −2
+    masked = blank(signed, ((span.start, span.end) for span in spans))
+    masked = blank(masked, (r.span() for r in [*_NOT_PROSE.finditer(masked), *_ACCEPTED.finditer(masked)]))
     numbers += _numbers(masked, number, 0, in_math=False)
     numbers += _words(masked, number)
+    numbers += [
+        TypedNumber(
+            number,
+            m.start() + 1,
+            m.group(),
+            "fraction",
+            Fraction(unicodedata.numeric(m.group())).limit_denominator(10),
+            None,
+            False,
+        )
+        for m in _VULGAR.finditer(masked)
+    ]
     return sorted(numbers, key=lambda n: n.column)
 
 
@@ -155,17 +187,16 @@ def in_tex(tex: str, number: int, offset: int = 0, display: bool = False) -> lis
             found.append(
                 TypedNumber(number, offset + match.start() + 1, match.group(), "fraction", value, None, True, display)
             )
-        tex = blank(tex, match.start(), match.end())
+    tex = blank(tex, (m.span() for m in _TEX_FRACTION.finditer(tex)))
     for match in _TEX_POWER_OF_TEN.finditer(tex):
-        exponent = int(match.group("exp") or match.group("exp1"))
-        if match.group("mantissa") or exponent < 0:
-            value = Fraction(match.group("mantissa") or 1) * Fraction(10) ** exponent
+        power = power_of_ten(match.group("exp") or match.group("exp1"))
+        if match.group("mantissa") or power < 1:
+            value = Fraction(match.group("mantissa") or 1) * power
             column = offset + match.start() + 1
             found.append(TypedNumber(number, column, match.group(), SCIENTIFIC, value, None, True, display))
-        tex = blank(tex, match.start(), match.end())
+    tex = blank(tex, (m.span() for m in _TEX_POWER_OF_TEN.finditer(tex)))
     relations = [m for m in _TEX_NOTATION.finditer(tex) if m.group().lstrip("\\") in _TEX_RELATIONS]
-    for match in _TEX_NOTATION.finditer(tex):
-        tex = blank(tex, match.start(), match.end())
+    tex = blank(tex, (m.span() for m in _TEX_NOTATION.finditer(tex)))
     for match in relations:  # a relation stays visible to the sign test as a '=' would
         tex = tex[: match.end() - 1] + "=" + tex[match.end() :]
     found += [
@@ -201,8 +232,10 @@ def _numbers(masked: str, number: int, offset: int, in_math: bool, display: bool
     for match in NUMBER.finditer(masked):
         start, body = match.start(), match.group("body")
         sign = match.group("sign") or ""
-        before = masked[:start].rstrip() if in_math else masked[:start]
-        if sign and before and _OPERAND_END.match(before[-1]):
+        before = start  # the character before the number (in TeX, before the spaces): not masked[:start], which
+        while in_math and before > 0 and masked[before - 1].isspace():  # would copy the line for every number
+            before -= 1
+        if sign and before > 0 and _OPERAND_END.match(masked[before - 1]):
             start, sign = start + 1, ""  # a binary minus (G - 1, R1-Zero), not a sign
         if not in_math and _glued_to_a_word(masked, start):
             continue  # part of a name: Qwen2.5, R1, Llama-3.1
@@ -222,7 +255,7 @@ def _glued_to_a_word(text: str, start: int) -> bool:
 def _kind(body: str, sign: str, percent: bool) -> str:
     if re.search(r"[eE]", body):
         kind = SCIENTIFIC
-    elif "/" in body:
+    elif "/" in body or "⁄" in body:
         kind = "fraction"
     elif "." in body:
         kind = "decimal"
@@ -234,10 +267,10 @@ def _kind(body: str, sign: str, percent: bool) -> str:
 
 
 def _value(body: str, sign: str, percent: bool) -> tuple[Fraction, int | None]:
-    body = body.replace("−", "-").replace(",", "")
+    body = body.replace("−", "-").replace(",", "").replace("⁄", "/")
     if re.search(r"[eE]", body):
         mantissa, exponent = re.split(r"[eE]", body)
-        value, places = Fraction(mantissa) * Fraction(10) ** int(exponent), None
+        value, places = Fraction(mantissa) * power_of_ten(exponent), None
     elif "/" in body:
         numerator, denominator = body.split("/")
         value = Fraction(numerator) / Fraction(denominator) if Fraction(denominator) else Fraction(0)

@@ -16,6 +16,7 @@ Nothing on a page is ever evaluated: names are looked up.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import inspect
 import re
@@ -270,6 +271,8 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
             raise PlaceholderError(str(error)) from None
         except DataError as error:  # the guide walks every model: a data file with problems is reported there
             raise PlaceholderError(f"{name}: {error}", error) from None
+        except (LookupError, ValueError) as error:  # a model its data cannot build (a group it reads is gone)
+            raise PlaceholderError(f"{name} {' '.join(paths)}: {error.args[0] if error.args else error}") from None
     if name not in book.blocks:
         known = [*book.blocks, *guide.BLOCKS]
         raise PlaceholderError(f"unknown block {name!r}{suggest(name, known)} (blocks: {', '.join(known)})")
@@ -395,7 +398,7 @@ def _kinds_close_to(word: str) -> list[str]:
 def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: list[Problem]) -> None:
     """A problem for each comment of the line, outside code, that is close to a placeholder."""
     for comment in COMMENT.finditer(line.text):
-        if OPENING.match(comment.group()) or any(s.start <= comment.start() < s.end for s in spans):
+        if OPENING.match(comment.group()) or scan.span_at(spans, comment.start()) is not None:
             continue  # a placeholder (checked as one), or code that shows a comment
         written = near_miss(book, comment.group())
         if written is not None:
@@ -409,18 +412,58 @@ def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: 
             )
 
 
+# Markup a placeholder cannot stand in: what it expands to (a <span> with attributes of its own) would end the tag
+# or the link and eat the words after it. An HTML tag not closed before the placeholder (`<span title="`), a
+# link's destination and title (`](https://... "title")`), a link reference definition (`[id]: url "title"`).
+_TAG_START = re.compile(r"<[A-Za-z][^<>]*")
+_LINK_DESTINATION = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)?")
+_REFERENCE = re.compile(r" {0,3}\[[^\]]+\]:")
+_IN_A_TAG = (
+    "a placeholder inside an HTML tag (an attribute's value) would break the tag: put the number in the element's "
+    "text, not in its attributes"
+)
+_IN_A_LINK = (
+    "a placeholder inside a link's address or title would break the link: put it in the link's text or beside the link"
+)
+
+
+class _Markup:
+    """Where on one line (its code spans blanked) a placeholder would land inside a tag or a link: found once
+    per line, looked up per placeholder, so that a line of thousands of placeholders is read in linear time."""
+
+    def __init__(self, text: str, spans: list[scan.Span]) -> None:
+        masked = list(text)
+        for span in spans:
+            masked[span.start : span.end] = "\0" * (span.end - span.start)
+        line = "".join(masked)
+        self.reference = _REFERENCE.match(line) is not None
+        self.open_tags = {m.end() for m in _TAG_START.finditer(line) if not line.startswith(">", m.end())}
+        destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
+        self.link_starts = [start for start, _ in destinations]
+        self.link_ends = [end for _, end in destinations]
+
+    def problem(self, start: int) -> str | None:
+        if start in self.open_tags:
+            return _IN_A_TAG
+        link = bisect.bisect_right(self.link_starts, start) - 1  # the last destination that starts before it
+        if self.reference or (link >= 0 and start <= self.link_ends[link]):
+            return _IN_A_LINK
+        return None
+
+
 def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set[str]) -> str:
-    if line.fence == "code":
+    if line.code:  # a fence, a fence in a blockquote, an indented code block: shown as written
         return line.text
     text, out, pos = line.text, [], 0
     spans = [] if line.fence == "math" else scan.code_spans(text)
+    markup = _Markup(text, spans)
     if line.fence != "math":
         _near_misses(book, line, spans, problems)
     for opening in OPENING.finditer(text):
         start = opening.start()
         if start < pos:
             continue
-        inside = next((s for s in spans if s.start <= start < s.end), None)
+        inside = scan.span_at(spans, start)
         end = text.find("-->", start)
         offending = text[start : end + 3] if end >= 0 else text[start:]
         if inside is not None and not inside.is_math:
@@ -433,6 +476,9 @@ def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set
         if end < 0:
             problems.append(Problem(line.number, "unclosed placeholder: it needs '-->' on the same line", offending))
             break
+        if (where := markup.problem(start)) is not None:
+            problems.append(Problem(line.number, where, offending))
+            continue
         out.append(text[pos:start])
         pos = end + 3
         try:

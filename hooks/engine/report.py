@@ -36,6 +36,11 @@ class Report:
     def __len__(self) -> int:
         return len(self._breaks)
 
+    def merge(self, other: Report) -> None:
+        """Every problem of other into this report (a page's own report into the build's)."""
+        for problem, breaks in other._breaks.items():
+            self._breaks.setdefault(problem, set()).update(breaks)
+
     def problems(self) -> list[tuple[Problem, list[tuple[str, int]]]]:
         """Every problem in order of file, line and column (on one line, in the order found: left to right),
         with the places it breaks in order too."""

@@ -33,10 +33,17 @@ class Widget:
         return f"{self.kind}-widget.js"
 
 
+# Characters of a JSON text that the page's Markdown would act on before the browser sees the <script>: '<', '>'
+# and '&' could end the element; '`' and '$' could make markdown-katex render "$`...`$" inside it (a preprocessor,
+# it reads raw HTML too), which leaves invalid JSON and a widget that never starts.
+_SCRIPT_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "<>&`$"}
+
+
 def script_json(data: object) -> str:
-    """JSON that cannot end its <script> early: '<', '>' and '&' written as \\u escapes."""
+    """JSON that reaches the widget's script as written: the characters above as \\u escapes (the same string
+    to JSON.parse), and no line break (json.dumps escapes those inside strings)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)  # NaN is not JSON
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text.translate(_SCRIPT_ESCAPES)
 
 
 def figure(widget: Widget, note: str) -> str:

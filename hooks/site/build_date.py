@@ -30,9 +30,20 @@ def source_epoch(root: Path) -> int:
     return _commit_time(root) or _newest_source_time(root)
 
 
+class BuildDateError(ValueError):
+    """SOURCE_DATE_EPOCH names no date a sitemap can carry."""
+
+
 def build_date(root: Path) -> str:
     """The sources' date as the sitemap writes it: 2026-12-02."""
-    return datetime.fromtimestamp(source_epoch(root), UTC).strftime("%Y-%m-%d")
+    epoch = source_epoch(root)
+    try:
+        return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d")
+    except (OverflowError, OSError, ValueError):
+        raise BuildDateError(
+            f"SOURCE_DATE_EPOCH={epoch} is no date this machine can write (seconds since 1970, up to year 9999): "
+            "unset it, or set it to the commit's time, `git log -1 --format=%ct`"
+        ) from None
 
 
 def _commit_time(root: Path) -> int | None:

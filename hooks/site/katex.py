@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import html
 import json
+import select
 import shutil
 import subprocess
 from pathlib import Path
@@ -36,6 +37,13 @@ UNRENDERED_CLASS = "book-math-off"  # a formula left as TeX by a build with math
 STYLESHEET = "katex-swap.min.css"  # font-display: swap, so text shows before the math fonts arrive
 # What the build takes from the package: the renderer (package.json's "main"), the stylesheet, the fonts.
 ASSETS = ("dist/katex.js", f"dist/{STYLESHEET}", "dist/fonts")
+
+
+ANSWER_SECONDS = 30  # a formula renders in about 1 ms, KaTeX loads in about 0.1 s: a process this slow is stuck
+
+
+class KatexProcessError(Exception):
+    """The KaTeX process failed (it ended, hung or answered nonsense): the install, not a formula, is at fault."""
 
 
 class KatexError(Exception):
@@ -83,8 +91,11 @@ class KatexRenderer:
     def _render(self, tex: str, display: bool) -> str:
         process = self._started()
         assert process.stdin is not None
-        process.stdin.write(json.dumps({"tex": tex, "display": display}) + "\n")
-        process.stdin.flush()
+        try:
+            process.stdin.write(json.dumps({"tex": tex, "display": display}) + "\n")
+            process.stdin.flush()
+        except OSError as error:  # the process is gone (a broken pipe): not the formula's fault
+            raise KatexProcessError(self._stopped(f"it stopped taking formulas ({error.strerror})")) from None
         answer = self._read()
         if "error" in answer:
             raise KatexError(str(answer["error"]))
@@ -105,21 +116,40 @@ class KatexRenderer:
             )
             running = str(self._read()["version"])
             if running != self.version:
-                raise KatexError(f"{self.katex_dir} says KaTeX {self.version}, but Node.js loaded KaTeX {running}")
+                loaded = f"{self.katex_dir} says KaTeX {self.version}, but Node.js loaded KaTeX {running}"
+                raise KatexProcessError(loaded)
         return self._process
 
     def _read(self) -> dict[str, object]:
+        """The next answer; KatexProcessError if the process gives none within ANSWER_SECONDS, ends, or writes
+        something that is not an answer (a broken KaTeX install, a crashed Node.js)."""
         assert self._process is not None and self._process.stdout is not None
+        ready, _, _ = select.select([self._process.stdout], [], [], ANSWER_SECONDS)
+        if not ready:
+            self._process.kill()
+            raise KatexProcessError(self._stopped(f"it gave no answer in {ANSWER_SECONDS} s and was stopped"))
         line = self._process.stdout.readline()
         if not line:
-            raise KatexError(f"the KaTeX process ({RENDERER_SCRIPT.name}) stopped; exit code {self._process.poll()}")
-        answer: dict[str, object] = json.loads(line)
+            raise KatexProcessError(self._stopped(f"it ended (exit code {self._process.wait(timeout=5)})"))
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            self._process.kill()
+            raise KatexProcessError(self._stopped(f"it answered {line.strip()[:80]!r}"))
         return answer
 
-    def save(self) -> None:
-        """Write the formulas rendered since the last save to the on-disk cache (end of every build)."""
-        if self.disk is not None:
-            self.disk.save()
+    def _stopped(self, what: str) -> str:
+        return (
+            f"the KaTeX process ({self._node} {RENDERER_SCRIPT.name}, KaTeX at {self.katex_dir}) failed: {what}. "
+            "This is not a problem of a formula: see the Node.js error above, and reinstall KaTeX with `npm ci`"
+        )
+
+    def save(self) -> str | None:
+        """Write the formulas rendered since the last save to the on-disk cache (end of every build); what went
+        wrong, if it could not."""
+        return self.disk.save() if self.disk is not None else None
 
     def close(self) -> None:
         """Save the cache and end the KaTeX process (at the end of the build, or when the hooks are reloaded)."""
@@ -127,7 +157,11 @@ class KatexRenderer:
         if self._process is not None and self._process.poll() is None:
             assert self._process.stdin is not None
             self._process.stdin.close()
-            self._process.wait(timeout=5)
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # a process that does not end when its input does
+                self._process.kill()
+                self._process.wait()
 
     @property
     def assets(self) -> Path:

@@ -56,16 +56,30 @@ class FormulaCache:
         if not isinstance(stored, dict) or {k: stored.get(k) for k in self.identity} != self.identity:
             return {}  # another KaTeX version or renderer made these
         formulas = stored.get("formulas")
-        return dict(formulas) if isinstance(formulas, dict) else {}
+        if not isinstance(formulas, dict):
+            return {}
+        # an entry of another type is damaged: left out, rendered again
+        return {k: v for k, v in formulas.items() if isinstance(k, str) and isinstance(v, str)}
 
-    def save(self) -> None:
-        """Write the file if anything was added since the last save (atomically: temp file, then rename)."""
+    def save(self) -> str | None:
+        """Write the file if anything was added since the last save (atomically: temp file, then rename); what
+        went wrong, if it could not be written (the build is whole without it: the next one renders again)."""
         if not self._unsaved:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+            return None
         content = json.dumps({**self.identity, "formulas": self._html}, ensure_ascii=False, sort_keys=True)
-        handle, temporary = tempfile.mkstemp(prefix=".katex-", suffix=".json", dir=self.path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(content)
-        os.replace(temporary, self.path)
+        temporary = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".katex-", suffix=".json", dir=self.path.parent)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(content)
+            os.replace(temporary, self.path)
+        except OSError as error:
+            if temporary is not None and os.path.exists(temporary):
+                os.unlink(temporary)  # no temp file left behind
+            return (
+                f"the cache of rendered formulas cannot be written to {self.path} ({error.strerror}): remove what "
+                f"stands in its way (the next build renders every formula again meanwhile)"
+            )
         self._unsaved = False
+        return None

@@ -176,3 +176,26 @@ def test_the_server_starts_with_an_error_and_shows_it(browser: Browser, tmp_path
     log = (tmp_path / "serve.log").read_text()
     assert "KaTeX cannot render this formula" in log  # the terminal has it too
     assert "Traceback" not in log
+
+
+def _wait_for_log(log: Path, text: str, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while text not in (seen := log.read_text()):
+        assert time.monotonic() < deadline, seen[-2000:]
+        time.sleep(0.2)
+    return seen
+
+
+def test_an_edit_of_the_hook_file_is_not_reported_as_a_good_build(served: tuple[Path, str], tmp_path: Path) -> None:
+    # MkDocs loads hooks/entry.py once: an edit to it used to "build" with the old file, errors and all (issue 21)
+    project, _ = served
+    log = tmp_path / "serve.log"
+    entry = project / "hooks" / "entry.py"
+    original = entry.read_text(encoding="utf-8")
+    entry.write_text(original + "\nbroken = (\n", encoding="utf-8")
+    seen = _wait_for_log(log, "hooks/entry.py:")
+    line = original.count("\n") + 2
+    assert f"hooks/entry.py:{line}: '(' was never closed: fix it, then restart `make serve`" in seen
+    entry.write_text(original + "\n# a comment\n", encoding="utf-8")
+    seen = _wait_for_log(log, "hooks/entry.py changed: MkDocs loads it once")
+    assert "restart `make serve` to use it" in seen

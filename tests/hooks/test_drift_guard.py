@@ -9,7 +9,7 @@ import pytest
 from mkdocs.utils.meta import get_data
 
 from hooks import checks
-from hooks.engine import drift_guard
+from hooks.engine import computed_index, drift_guard
 from hooks.engine.computed_index import computed_values, matches
 from hooks.engine.guide import EXAMPLE
 from tests.conftest import ROOT
@@ -177,6 +177,7 @@ def test_the_guides_example_is_caught() -> None:
 
 def test_the_index_of_computed_values_is_built_once_per_book_and_only_when_needed() -> None:
     computed_values.cache_clear()
+    computed_index._by_magnitude.cache_clear()  # the index by magnitude, built from it
     problems("A clean page: five responses, <!-- grpo:value easy.mean -->.")
     assert computed_values.cache_info().currsize == 0  # nothing typed: no index built
     problems("Typed: 0.8.")

@@ -20,7 +20,7 @@ import pytest
 
 import grpo_examples as gx
 from grpo_examples.chapters import bandit, ppo, practice, run, verifier
-from grpo_examples.data import DATA, Between, DataError, Place, load
+from grpo_examples.data import DATA, MAX_FILE_BYTES, Between, DataError, Length, Place, load
 
 CHAPTERS: dict[str, ModuleType] = {
     "bandit": bandit,
@@ -434,3 +434,86 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         module.build(load(path, module.Settings))
     assert isinstance(caught.value, DataError), f"{type(caught.value).__name__}: {caught.value}"
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: {re.escape(key)}", str(caught.value))
+
+
+# ---------------------------------------------------------------- the sizes data may set (data comes from strangers)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        # a line break would take a text out of the table cell or code span it is shown in (issue 21)
+        ('name = "demo"', 'name = "de\\nmo"', "name: a line break at character 3: write the text on one line"),
+        ('name = "demo"', 'name = """de\nmo"""', "name: a line break at character 3: write the text on one line"),
+        ('name = "demo"', 'name = "de\\rmo"', "name: a line break at character 3: write the text on one line"),
+        ('name = "demo"', 'name = "de\\u2028mo"', "name: a line break at character 3: write the text on one line"),
+        (
+            'tags = ["a", "b"]',
+            'tags = ["a", "b\\tc"]',
+            "tags[2]: the control character '\\t' at character 2: write the text on one line",
+        ),
+        ('name = "demo"', f'name = "{"x" * 2001}"', "name: 2001 characters; the book allows 0 to 2000"),
+        ('tags = ["a", "b"]', f"tags = [{', '.join(['1'] * 1001)}]", "tags: 1001 items; the book allows 0 to 1000"),
+        ("share = 1", "share = 1e10", "share: 10000000000.0 is outside the range the book allows, -1e+09 to 1e+09"),
+        ("count = 3", f"count = {'9' * 5000}", None),  # more digits than Python reads: a message, not a traceback
+    ],
+    ids=[
+        "newline",
+        "multi-line string",
+        "carriage return",
+        "line separator",
+        "tab",
+        "long text",
+        "long list",
+        "huge float",
+        "5000 digits",
+    ],
+)
+def test_every_text_list_and_number_is_bounded(tmp_path: Path, old: str, new: str, problem: str | None) -> None:
+    path = write(tmp_path, edited(EVERYTHING, old, new))
+    found = problems_of(path, Everything)
+    if problem is None:
+        assert len(found) == 1 and "not a number the book can read" in found[0] and "4300" in found[0]
+    else:
+        assert found == [problem]
+
+
+@dataclass(frozen=True)
+class Short:
+    words: Annotated[tuple[Annotated[str, Length(1, 3)], ...], Length(1, 2)]
+
+
+def test_a_schema_sets_its_own_length(tmp_path: Path) -> None:
+    assert load(write(tmp_path, 'words = ["abc", "d"]'), Short) == Short(("abc", "d"))
+    path = write(tmp_path, 'words = ["abcd", "", "e"]')
+    assert problems_of(path, Short) == ["words: 3 items; the book allows 1 to 2"]
+    path = write(tmp_path, 'words = ["abcd", ""]')
+    assert problems_of(path, Short) == [
+        "words[1]: 4 characters; the book allows 1 to 3",
+        "words[2]: 0 characters; the book allows 1 to 3",
+    ]
+
+
+def test_a_file_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = write(tmp_path, EVERYTHING + "# " + "x" * MAX_FILE_BYTES + "\n")
+    assert problems_of(path, Everything) == [
+        f"the file is larger than the book allows ({MAX_FILE_BYTES:,} bytes): shorten it"
+    ]
+
+
+def test_a_folder_where_the_file_should_be_is_named(tmp_path: Path) -> None:
+    (tmp_path / "settings.toml").mkdir()
+    assert problems_of(tmp_path / "settings.toml", Everything) == [
+        "a folder stands where this file should be: remove it, restore the file"
+    ]
+
+
+def test_a_group_holds_one_to_sixty_four_responses(tmp_path: Path) -> None:
+    from grpo_examples.group import GroupData
+
+    group = 'title = "t"\nquestion = "q"\nanswer = "1"\nresponses = [{}]\n'
+    assert problems_of(write(tmp_path, group.format("")), GroupData) == ["responses: 0 items; the book allows 1 to 64"]
+    many = ", ".join(['"\\\\boxed{1}"'] * 65)
+    assert problems_of(write(tmp_path, group.format(many)), GroupData) == [
+        "responses: 65 items; the book allows 1 to 64"
+    ]

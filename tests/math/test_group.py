@@ -313,7 +313,7 @@ def test_a_name_that_breaks_the_rule_is_refused(use_groups: Callable[[str], None
 
 def test_a_group_without_responses_is_refused(use_groups: Callable[[str], None]) -> None:
     use_groups(table("empty"))
-    needs = r"groups\.toml:\d+:\d+: empty: responses: a group needs at least one response"
+    needs = r"groups\.toml:\d+:\d+: empty\.responses: 0 items; the book allows 1 to 64"
     with pytest.raises(gx.DataError, match=needs):
         gx.group("empty")
 
@@ -344,3 +344,14 @@ def test_a_group_is_cached_and_unknown_names_list_the_groups() -> None:
 @pytest.mark.parametrize("klass", [gx.Group, gx.GroupWorking, gx.Outcome, gx.Response, gx.Variant, gx.GroupClaims])
 def test_every_field_of_a_group_has_a_docstring(klass: type) -> None:
     assert undocumented_fields(klass) == set()
+
+
+def test_a_chapter_that_reads_a_group_says_what_it_needs_of_it(use_groups: Callable[[str], None]) -> None:
+    # the practice chapter's clip example takes a correct response's advantage from [easy]; with none it said
+    # KeyError: 'correct', in a traceback (issue 21)
+    use_groups(GROUPS_TEXT.replace('answer = "56"', 'answer = "57"', 1))
+    with pytest.raises(ValueError, match=r"group \[easy\] in groups\.toml, and none of its responses is correct"):
+        gx.chapter("practice")
+    use_groups(GROUPS_TEXT[: GROUPS_TEXT.index("[solved]")])
+    with pytest.raises(KeyError, match=r"no group named 'solved' in groups\.toml"):
+        gx.chapter("practice")

@@ -242,3 +242,34 @@ def test_book_groups_score_as_their_chapter_says() -> None:
     assert [r.reward for r in gx.group("easy").responses] == [1.0, 1.0, 1.0, 1.0, 0.0]
     assert [r.reward for r in gx.group("hard").responses] == [1.0, 0.0, 0.0, 0.0, 0.0]
     assert [r.reward for r in gx.group("split").responses] == [1.0, 1.0, 0.0, 0.0]
+
+
+# ---------------------------------------------------------------- answers from strangers: bounded work (issue 21)
+
+
+@pytest.mark.parametrize(
+    ("response", "answer"),
+    [
+        (r"\boxed{\boxed{2}+{3}} then \boxed{4}", "4"),  # the last box to open: the one after the nested ones
+        (r"\boxed{1} and \boxed{\frac{1}{2}}", r"\frac{1}{2}"),
+        (r"\boxed{1} } } \boxed{2", "1"),  # stray closing braces, and a box never closed: ignored
+        (r"\boxed{" * 20_000 + "7", None),  # 20,000 unclosed boxes: none is an answer (one pass, not 20,000)
+        ("x" * 50_000 + r"\boxed{3}" + "}" * 50_000, "3"),
+    ],
+    ids=["nested", "fraction", "stray braces", "20000 unclosed", "long"],
+)
+def test_boxes_are_read_in_one_pass_as_tex_nests_them(response: str, answer: str | None) -> None:
+    assert extract_answer(response) == answer
+
+
+@pytest.mark.parametrize("answer", ["1e100000000", "1e-100000000", "1" * 101, "1" * 60 + "/" + "3" * 60, "2e101"])
+def test_a_number_too_large_to_be_an_answer_is_compared_as_text(answer: str) -> None:
+    # as an exact Fraction, 1e100000000 is a hundred-million-digit integer: minutes of work for one response
+    assert normalise_answer(answer) == answer.lower()
+    assert verify(rf"\boxed{{{answer}}}", "1").accuracy == 0.0
+
+
+def test_numbers_up_to_the_bounds_are_still_read() -> None:
+    assert normalise_answer("1e100") == str(10**100)
+    assert normalise_answer("5e-3") == "1/200"
+    assert normalise_answer("1" * 100) == "1" * 100

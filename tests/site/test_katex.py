@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from hooks.site.katex import RENDERER_SCRIPT, KatexError, KatexRenderer
+from hooks.site import katex as katex_module
+from hooks.site.katex import RENDERER_SCRIPT, STYLESHEET, KatexError, KatexProcessError, KatexRenderer
 from hooks.site.katex_cache import CACHE_FILE, FormulaCache, renderer_fingerprint
 from tests.conftest import ROOT
 
@@ -119,3 +121,35 @@ def test_rejected_formula_is_never_cached(tmp_path: Path) -> None:
     first.close()
     with pytest.raises(KatexError, match="KaTeX parse error"):
         KatexRenderer(KATEX, tmp_path).render(r"\frac{1}{", display=False)
+
+
+def _fake_katex(folder: Path, script: str) -> Path:
+    """A KaTeX package whose katex.js is the given script (its stylesheet and fonts copied from the real one)."""
+    fake = folder / "katex"
+    (fake / "dist").mkdir(parents=True)
+    shutil.copy2(KATEX / "package.json", fake / "package.json")
+    shutil.copy2(KATEX / "dist" / STYLESHEET, fake / "dist" / STYLESHEET)
+    (fake / "dist" / "fonts").mkdir()
+    (fake / "dist" / "katex.js").write_text(script, encoding="utf-8")
+    return fake
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("throw new Error('a broken install')\n", "it ended (exit code 1)"),
+        ("while (true) {}\n", "it gave no answer in 1 s and was stopped"),
+        ("process.stdout.write('not json\\n'); setInterval(() => {}, 1000);\n", "it answered 'not json'"),
+    ],
+    ids=["crashes", "hangs", "babbles"],
+)
+def test_a_failing_katex_process_is_blamed_not_the_formula(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, said: str
+) -> None:
+    monkeypatch.setattr(katex_module, "ANSWER_SECONDS", 1)
+    renderer = KatexRenderer(_fake_katex(tmp_path, script), None)
+    with pytest.raises(KatexProcessError) as caught:
+        renderer.render("x", display=False)
+    assert said in str(caught.value)
+    assert "This is not a problem of a formula" in str(caught.value)
+    renderer.close()

@@ -1,0 +1,175 @@
+"""Data and chapters from strangers, through the real `mkdocs build` of a copy of the book (issue 21).
+
+Each case was a hole on main at ab814f4: markup from data running in the reader's page, widget data broken by a
+string, a snippet reading a file outside the book, a build that hung or ended in a traceback, an author's page
+replaced without a word. Each now builds (bounded, the text shown as written) or stops with one message that
+names the file and says what to do; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, add_pages, copy_project, mkdocs_build
+
+GROUPS = Path("grpo_examples/data/groups.toml")
+A_RESPONSE = '"7 × 8 = 56. \\\\boxed{56}"'  # the third response of [easy], as groups.toml writes it
+WIDGET_DATA = re.compile(r'<script[^>]*class="grpo-widget__data"[^>]*>(.*?)</script>', re.DOTALL)
+
+pytestmark = pytest.mark.slow
+
+
+def _book(tmp_path: Path) -> Path:
+    return copy_project(tmp_path / "book")
+
+
+def _edit(project: Path, name: Path | str, old: str, new: str) -> None:
+    path = project / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _refused(result: subprocess.CompletedProcess[str]) -> str:
+    """The build failed with a message and no traceback: its output."""
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, "the build should have failed"
+    assert "Traceback" not in output, output[-3000:]
+    return output
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        '"7 × 8 = 56. \\\\boxed{5\\n<img src=x onerror=alert(1)>6}"',
+        '"7 × 8 = 56.\\n<script>alert(1)</script> \\\\boxed{56}"',
+        '"7 × 8 = 56.\\n--8<-- \\"README.md\\" \\\\boxed{56}"',
+    ],
+    ids=["img in a box", "script", "snippet"],
+)
+def test_a_line_break_in_data_is_refused_at_its_key(tmp_path: Path, response: str) -> None:
+    # a newline took the rest of a response out of the verifier's table: raw HTML ran on two pages
+    project = _book(tmp_path)
+    _edit(project, GROUPS, A_RESPONSE, response)
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert re.search(
+        r"grpo_examples/data/groups\.toml:\d+:\d+: easy\.responses\[3\]: a line break at character \d+: "
+        r"write the text on one line",
+        output,
+    ), output[-2000:]
+    assert not (tmp_path / "site" / "verifiable-rewards" / "index.html").exists()
+
+
+def test_tex_and_markup_in_data_reach_the_page_as_written(tmp_path: Path) -> None:
+    # $`...`$ in a response was rendered by KaTeX inside the widget's JSON: invalid JSON, a dead widget
+    project = _book(tmp_path)
+    hostile = "$`x^2`$ <b>bold</b> `code` &amp; \\\\boxed{56}"
+    _edit(project, GROUPS, A_RESPONSE, f'"{hostile}"')
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr[-3000:]
+    shown = "$`x^2`$ <b>bold</b> `code` &amp; \\boxed{56}"  # the TOML string, unescaped
+    found = 0
+    for page in (tmp_path / "site").rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<b>bold</b>" not in html, page  # never markup
+        for data in WIDGET_DATA.findall(html):
+            text = json.dumps(json.loads(data), ensure_ascii=False)  # valid JSON, or this raises
+            found += json.dumps(shown, ensure_ascii=False)[1:-1] in text
+    assert found, "the response should be in a widget's data, as written"
+
+
+def test_an_answer_too_large_to_read_and_a_flood_of_boxes_build(tmp_path: Path) -> None:
+    # \boxed{1e100000000} was an exact Fraction of 10^10^8 (minutes); 20,000 unclosed boxes a quadratic scan
+    project = _book(tmp_path)
+    _edit(project, GROUPS, A_RESPONSE, '"7 × 8 = 56. \\\\boxed{1e100000000}"')
+    _edit(project, GROUPS, '"8 × 7 = 8 × 5', '"' + "\\\\boxed{" * 20_000 + " 8 × 7 = 8 × 5")
+    result = mkdocs_build(project, tmp_path / "site", strict=False)
+    # both responses are now wrong, and the chapters' prose says otherwise: the build may stop on that, with
+    # messages; what matters is that it ends, without a traceback
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_an_authors_print_page_is_not_replaced(tmp_path: Path) -> None:
+    project = _book(tmp_path)
+    add_pages(project, {"print.md": "# My print page\n\nMine.\n"})
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "docs/print.md: this name is the book's generated whole-book page (/print/): rename the page" in output
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('--8<-- "/etc/hostname"', "a snippet may paste only a file of the book"),
+        ('--8<-- "../outside.txt"', "a snippet may paste only a file of the book"),
+        ('--8<-- "docs/no-such-file.md"', "no such file in the book"),
+    ],
+    ids=["absolute", "parent", "missing"],
+)
+def test_a_snippet_outside_the_book_is_refused_with_its_line(tmp_path: Path, line: str, message: str) -> None:
+    project = _book(tmp_path)
+    (tmp_path / "outside.txt").write_text("a secret\n", encoding="utf-8")
+    add_pages(project, {"scratch.md": f"# Scratch\n\nText.\n\n```text\n{line}\n```\n"})
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert f"docs/scratch.md:6: {message}" in output, output[-2000:]
+    assert "a secret" not in output
+
+
+def test_a_snippet_line_in_prose_is_not_read_as_a_number(tmp_path: Path) -> None:
+    project = _book(tmp_path)
+    add_pages(project, {"scratch.md": '# Scratch\n\n--8<-- "tests/site/new_chapter/sampling.md"\n'})
+    result = mkdocs_build(project, tmp_path / "site")
+    assert "-8 (signed number)" not in result.stdout + result.stderr
+
+
+def test_a_source_date_out_of_range_is_a_message(tmp_path: Path) -> None:
+    project = _book(tmp_path)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "99999999999999999"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")]
+    result = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert "SOURCE_DATE_EPOCH=99999999999999999 is no date this machine can write" in _refused(result)
+
+
+@pytest.mark.parametrize("blocker", ["cache folder is a file", "cache file is a folder"])
+def test_a_cache_that_cannot_be_written_is_a_warning_that_names_it(tmp_path: Path, blocker: str) -> None:
+    project = _book(tmp_path)
+    if blocker == "cache folder is a file":
+        (project / ".cache").write_text("not a folder\n", encoding="utf-8")
+    else:
+        (project / ".cache" / "katex-formulas.json").mkdir(parents=True)
+    output = _refused(mkdocs_build(project, tmp_path / "site"))  # strict: the warning stops it
+    assert "the cache of rendered formulas cannot be written to" in output
+    assert "remove what stands in its way" in output
+    if blocker == "cache file is a folder":
+        assert [p.name for p in (project / ".cache").iterdir()] == ["katex-formulas.json"]  # no temp file left
+    result = mkdocs_build(project, tmp_path / "site", strict=False)
+    assert result.returncode == 0 and (tmp_path / "site" / "index.html").exists()  # the site is whole without it
+
+
+def test_a_broken_katex_install_is_not_blamed_on_a_formula(tmp_path: Path) -> None:
+    project = _book(tmp_path)
+    (project / "node_modules").unlink()
+    shutil.copytree(ROOT / "node_modules" / "katex", project / "node_modules" / "katex")
+    (project / "node_modules" / "katex" / "dist" / "katex.js").write_text("throw new Error('broken')\n")
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "the KaTeX process" in output and "This is not a problem of a formula" in output
+    assert "fix the TeX" not in output
+
+
+def test_snippets_are_read_from_the_book_wherever_mkdocs_runs(tmp_path: Path) -> None:
+    # pymdownx.snippets' base path was the working directory: `mkdocs build -f book/mkdocs.yml` run from / pasted
+    # /etc/hostname for a fence that names etc/hostname
+    project = _book(tmp_path)
+    add_pages(project, {"scratch.md": '# Scratch\n\n```text\n--8<-- "etc/hostname"\n```\n'})
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(project / "mkdocs.yml")]
+    command += ["--site-dir", str(tmp_path / "site")]
+    result = subprocess.run(command, cwd="/", env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert "docs/scratch.md:4: no such file in the book" in _refused(result)
