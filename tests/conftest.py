@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import functools
 import http.server
+import importlib
 import os
 import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,3 +142,28 @@ def published_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Publish
     thread.start()
     yield PublishedSite(url, httpd, site)
     httpd.shutdown()
+
+
+@pytest.fixture
+def use_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Point group() at a groups.toml written by the test; the shipped file and empty caches afterwards (the
+    groups', the chapters' that read them, and the hooks' Book built from them, if the hooks are loaded)."""
+    group_module = importlib.import_module("grpo_examples.group")
+    chapters = importlib.import_module("grpo_examples")
+
+    def clear() -> None:
+        group_module.group.cache_clear()
+        group_module._tables.cache_clear()
+        chapters.chapter.cache_clear()  # the practice chapter reads the groups
+        if "hooks.checks" in sys.modules:
+            sys.modules["hooks.checks"].book.cache_clear()
+
+    def use(text: str) -> None:
+        path = tmp_path / "groups.toml"
+        path.write_text(text, encoding="utf-8")
+        monkeypatch.setattr(group_module, "GROUPS_FILE", path)
+        clear()
+
+    yield use
+    monkeypatch.undo()
+    clear()

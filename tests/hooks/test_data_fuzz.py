@@ -14,15 +14,12 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
-import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import grpo_examples as gx
-from hooks import checks
 from tests.chapter_pipeline import PluginError, page_html
 
 GROUP_MODULE = importlib.import_module("grpo_examples.group")
@@ -82,27 +79,6 @@ def _group(title: str, question: str, answer: str, responses: list[str]) -> str:
         f"\n[fz]\ntitle = {_toml_string(title)}\nquestion = {_toml_string(question)}\n"
         f"answer = {_toml_string(answer)}\nresponses = [{quoted}]\n"
     )
-
-
-@pytest.fixture
-def use_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """Point the loader at a groups.toml written by the test, with the book's caches cleared around it."""
-
-    def clear() -> None:
-        GROUP_MODULE.group.cache_clear()
-        GROUP_MODULE._tables.cache_clear()
-        gx.chapter.cache_clear()
-        checks.book.cache_clear()
-
-    def use(text: str) -> None:
-        path = tmp_path / "groups.toml"
-        path.write_text(text, encoding="utf-8")
-        monkeypatch.setattr(GROUP_MODULE, "GROUPS_FILE", path)
-        clear()
-
-    yield use
-    monkeypatch.undo()
-    clear()
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

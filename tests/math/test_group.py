@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -227,26 +227,6 @@ def test_the_groups_that_coincide_with_the_oracle_match_it() -> None:
 
 
 # ---------------------------------------------------------------- groups built from a copy of groups.toml
-
-
-@pytest.fixture
-def use_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """Point group() at a groups.toml written by the test; the shipped file and empty caches afterwards."""
-
-    def clear() -> None:
-        GROUP_MODULE.group.cache_clear()
-        GROUP_MODULE._tables.cache_clear()
-        gx.chapter.cache_clear()  # the practice chapter reads the groups
-
-    def use(text: str) -> None:
-        path = tmp_path / "groups.toml"
-        path.write_text(text, encoding="utf-8")
-        monkeypatch.setattr(GROUP_MODULE, "GROUPS_FILE", path)
-        clear()
-
-    yield use
-    monkeypatch.undo()
-    clear()
 
 
 GROUPS_TEXT = (gx.DATA / "groups.toml").read_text(encoding="utf-8")
