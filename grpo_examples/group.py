@@ -24,7 +24,7 @@ from grpo_examples.advantage_variants import (
 )
 from grpo_examples.advantages import advantages, group_std
 from grpo_examples.conventions import OPENRLHF, POPULATION, TRL, VERL
-from grpo_examples.data import DATA, Length, Pattern, load
+from grpo_examples.data import DATA, DataError, Length, Pattern, load
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps
 from grpo_examples.quantities import Signed, SignedExact, Undefined, read_only
 from grpo_examples.verifier import OUTCOMES, verify
@@ -147,6 +147,12 @@ GroupName = Annotated[
 def _tables() -> dict[str, GroupData]:
     tables: dict[str, GroupData] = load(GROUPS_FILE, dict[GroupName, GroupData])
     return tables
+
+
+def groups_file_error(problem: str) -> DataError:
+    """A problem of groups.toml found by a model that reads the groups (`easy: ...`, `the top level: ...`): a data
+    error at the line of the table it names, reported there once, with the places it breaks listed under it."""
+    return DataError(GROUPS_FILE, [problem], GROUPS_FILE.read_text(encoding="utf-8"))
 
 
 def group_names() -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from grpo_examples.conventions import TRL, VERL
 from grpo_examples.data import Between
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
 from grpo_examples.float32 import float32_advantages, float32_mean
-from grpo_examples.group import group, group_names
+from grpo_examples.group import group, group_names, groups_file_error
 from grpo_examples.kl_estimators import (
     ESTIMATORS,
     estimate_std,
@@ -444,9 +444,9 @@ class ClipPractice:
 def clip_of(data: ClipData) -> ClipPractice:
     easy = group("easy")
     if "correct" not in easy.advantage:
-        raise ValueError(
-            "the clip example takes the advantage of a correct response of the group [easy] in groups.toml, and "
-            "none of its responses is correct: give it one (or its reference answer back)"
+        raise groups_file_error(
+            "easy: the practice chapter's clip example takes the advantage of a correct response of this group, "
+            "and none of its responses is correct: give it one (or its reference answer back)"
         )
     advantage = float(easy.advantage["correct"])
     unlikely = min(data.probabilities)
@@ -578,7 +578,11 @@ class Practice:
 
 
 def _rewards(name: str) -> list[float]:
-    """The rewards of a group the chapter names (group() says which groups there are, if it is gone)."""
+    """The rewards of a group the chapter names; a data error of groups.toml if it is gone."""
+    if name not in group_names():
+        raise groups_file_error(
+            f"the top level: the practice chapter reads the group [{name}], which is gone: restore it"
+        )
     return [float(r) for r in group(name).rewards]
 
 

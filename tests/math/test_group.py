@@ -330,8 +330,8 @@ def test_a_chapter_that_reads_a_group_says_what_it_needs_of_it(use_groups: Calla
     # the practice chapter's clip example takes a correct response's advantage from [easy]; with none it said
     # KeyError: 'correct', in a traceback (issue 21)
     use_groups(GROUPS_TEXT.replace('answer = "56"', 'answer = "57"', 1))
-    with pytest.raises(ValueError, match=r"group \[easy\] in groups\.toml, and none of its responses is correct"):
+    with pytest.raises(gx.DataError, match=r"groups\.toml:4:2: easy: the practice chapter's clip example takes the "):
         gx.chapter("practice")
     use_groups(GROUPS_TEXT[: GROUPS_TEXT.index("[solved]")])
-    with pytest.raises(KeyError, match=r"no group named 'solved' in groups\.toml"):
+    with pytest.raises(gx.DataError, match=r"the practice chapter reads the group \[solved\], which is gone: restore"):
         gx.chapter("practice")
