@@ -29,7 +29,8 @@ HOSTILE_QUESTION = (
     'What is <b>1</b> & "2"? </script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
 )
 RIGHT_RESPONSE = "\\boxed{1}"
-HOSTILE_RESPONSE = "\\boxed{2} <script>window.pwned = 3</script>"  # wrong: the answer is 1
+# wrong (the answer is 1); its TeX once broke the widget's JSON (markdown-katex rendered it inside the <script>)
+HOSTILE_RESPONSE = "\\boxed{2} <script>window.pwned = 3</script> $`x^2`$ and `code`"
 TEMPLATES = "{{ 7 * 7 }} and {% if true %}yes{% endif %}"  # MkDocs runs no template in a page's Markdown
 PAGE = (
     "---\ndescription: A page whose group's texts are hostile, to see them shown and never run.\n---\n\n"
