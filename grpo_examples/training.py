@@ -105,15 +105,12 @@ def groups_all_equal(rewards: NDArray[np.float64]) -> NDArray[np.bool_]:
     return equal
 
 
-def group_advantages(
-    rewards: NDArray[np.float64], equal_groups: NDArray[np.bool_] | None = None
-) -> NDArray[np.float64]:
+def group_advantages(rewards: NDArray[np.float64]) -> NDArray[np.float64]:
     """GRPO's A_i = (r_i - mu) / sigma for every group (row) at once, population std, 0 for an all-equal group.
 
     The same numbers as advantages() row by row (tested), without a Python loop over thousands of groups.
-    equal_groups is groups_all_equal(rewards), for a caller that has it already.
     """
-    equal = (groups_all_equal(rewards) if equal_groups is None else equal_groups)[:, None]
+    equal = groups_all_equal(rewards)[:, None]
     sigma = np.where(equal, 1.0, rewards.std(axis=1, keepdims=True))
     scaled: NDArray[np.float64] = np.where(equal, 0.0, (rewards - rewards.mean(axis=1, keepdims=True)) / sigma)
     return scaled
@@ -139,7 +136,7 @@ def train(method: str, config: TrainingConfig, task: ToyTask) -> Trace:
         rewards = np.take_along_axis(task.rewards, samples, axis=1)
         equal_groups = groups_all_equal(rewards)
         if method == "grpo":
-            advantage = group_advantages(rewards, equal_groups)
+            advantage = group_advantages(rewards)
         elif method == "critic":
             advantage = rewards - value[:, None]
             value += config.critic_learning_rate * advantage.mean(axis=1)  # a gradient step on (r - V)^2 / 2

@@ -44,10 +44,14 @@ class Source:
     path: str  # relative to the project, e.g. docs/grpo.md
     text: str
 
+    def line_of(self, fragment: str) -> int:
+        """The line of the file on which fragment first stands (1 if it is not there)."""
+        start = self.text.find(fragment) if fragment else -1
+        return self.text.count("\n", 0, start) + 1 if start > 0 else 1
+
     def first_line(self, markdown: str) -> int:
         """The line of the file on which the Markdown (the file less its front matter) starts."""
-        start = self.text.find(markdown[:200]) if markdown else -1
-        return self.text.count("\n", 0, start) + 1 if start > 0 else 1
+        return self.line_of(markdown[:200])
 
 
 def _data(path: Path) -> str:
@@ -150,13 +154,11 @@ def check_html(html: str, source: Source, report: Report) -> None:
     code (an indented block the scan of hooks/engine/scan.py misjudged), and the page would silently lack its
     number. Reported at the placeholder's line, like every other problem."""
     for comment in _LEFT_AS_A_COMMENT.finditer(html):
-        at = source.text.find(comment.group())
-        line = source.text.count("\n", 0, at) + 1 if at >= 0 else 1
         message = (
             "this placeholder was left as it stands (the book took its line for code, Markdown did not): "
             "move it out of the indented block, or indent the code by four more spaces"
         )
-        report.add(BookProblem(source.path, line, 0, message, comment.group()))
+        report.add(BookProblem(source.path, source.line_of(comment.group()), 0, message, comment.group()))
 
 
 def _snippet_problem(path: str, project: Path) -> str | None:

@@ -577,21 +577,15 @@ class Practice:
     """What the chapter's prose says."""
 
 
-def _rewards(name: str) -> list[float]:
-    """The rewards of a group the chapter names; a data error of groups.toml if it is gone."""
-    if name not in group_names():
-        raise groups_file_error(
-            f"the top level: the practice chapter reads the group [{name}], which is gone: restore it"
-        )
-    return [float(r) for r in group(name).rewards]
-
-
 def build(settings: Settings) -> Practice:
     """Every number of the chapter, from its settings and the book's groups."""
     kl, loss, clip = kl_of(settings.kl), loss_of(settings.loss), clip_of(settings.clip)
     roundoff = roundoff_of(settings.roundoff)
     groups = {name: group(name) for name in group_names()}
     rewards = {name: [float(r) for r in g.rewards] for name, g in groups.items()}
+    if gone := sorted({"solved", "split", "easy", "hard"} - set(rewards)):  # the groups the claims below read
+        missing = f"the top level: the practice chapter reads the group [{gone[0]}], which is gone: restore it"
+        raise groups_file_error(missing)
     kept = [r for r in rewards.values() if dynamic_sampling_keeps(r)]
     short_right = loss.length["correct"] < loss.length["wrong"]
     per_sequence = loss.aggregations["per-sequence"].weights
@@ -604,8 +598,8 @@ def build(settings: Settings) -> Practice:
         dynamic=Dynamic(len(rewards), len(kept_groups(rewards))),
         roundoff=roundoff,
         claims=PracticeClaims(
-            solved_is_all_right=set(_rewards("solved")) == {OUTCOMES["correct"]},
-            difficulty_bias=all(std_scale(_rewards(n)) > std_scale(_rewards("split")) for n in ("easy", "hard")),
+            solved_is_all_right=set(rewards["solved"]) == {OUTCOMES["correct"]},
+            difficulty_bias=all(std_scale(rewards[n]) > std_scale(rewards["split"]) for n in ("easy", "hard")),
             dropping_std_shrinks=all(
                 np.max(np.abs(dr_grpo_advantages(r))) < np.max(np.abs(advantages(r))) for r in kept
             ),

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import count, takewhile
 
 from hooks.engine import scan
 from hooks.engine.numbers import count_words
+from hooks.engine.scan import blank
 
 # Prose that is not prose: placeholders and other comments, HTML tags, link targets, attribute lists.
 _NOT_PROSE = re.compile(
@@ -116,14 +117,6 @@ class TypedNumber:
     places: int | None  # decimals shown (the value is rounded to these), None when exact as written
     in_math: bool
     display: bool = False
-
-
-def blank(text: str, regions: Iterable[tuple[int, int]]) -> str:
-    """The text with each (start, end) region turned to spaces, columns kept: one pass, however many regions."""
-    characters = list(text)
-    for start, end in regions:
-        characters[start:end] = " " * (end - start)
-    return "".join(characters)
 
 
 # A typed number's exponent is read up to this size: beyond it (1e400 and up, 1e-400 and down) no float the book

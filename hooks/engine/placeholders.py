@@ -432,10 +432,7 @@ class _Markup:
     per line, looked up per placeholder, so that a line of thousands of placeholders is read in linear time."""
 
     def __init__(self, text: str, spans: list[scan.Span]) -> None:
-        masked = list(text)
-        for span in spans:
-            masked[span.start : span.end] = "\0" * (span.end - span.start)
-        line = "".join(masked)
+        line = scan.blank(text, ((span.start, span.end) for span in spans), "\0")
         self.reference = _REFERENCE.match(line) is not None
         self.open_tags = {m.end() for m in _TAG_START.finditer(line) if not line.startswith(">", m.end())}
         destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
