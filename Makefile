@@ -7,9 +7,10 @@ PYTHON := $(VENV)/bin/python
 .PHONY: serve test build check browser faketime screenshots benchmark lock clean
 
 ## Preview the book at http://127.0.0.1:8000/ with live reload; another address: `make serve ADDR=127.0.0.1:8123`.
+## --dirty: a save rebuilds only the pages it changes (hooks/site/incremental.py keeps the rest of the site exact).
 ADDR ?= 127.0.0.1:8000
 serve: $(VENV)/.installed node_modules/.installed
-	$(VENV)/bin/mkdocs serve --livereload --dev-addr $(ADDR)
+	$(VENV)/bin/mkdocs serve --livereload --dirty --dev-addr $(ADDR)
 
 ## Run every test: the math, the hooks, the built site and the widgets in a real browser.
 test: $(VENV)/.installed node_modules/.installed browser faketime

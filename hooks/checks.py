@@ -24,10 +24,11 @@ from hooks.engine.book import Book
 from hooks.engine.placeholders import Problem, expand
 from hooks.engine.report import Problem as BookProblem
 from hooks.engine.report import Report
-from hooks.engine.tree import Subject, subject
+from hooks.engine.tree import Subject, fingerprint, subject
 from hooks.site.katex import KatexError, KatexProcessError, KatexRenderer
 
 ROOT = Path(__file__).resolve().parent.parent
+MATH = Path(gx.__file__).resolve().parent  # grpo_examples: its code and its data files
 CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
 KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
 _renderer: KatexRenderer | None = None
@@ -106,7 +107,18 @@ def katex(project: Path) -> KatexRenderer:
     return _renderer
 
 
-def check_page(markdown: str, source: Source, project: Path, report: Report, *, math: bool = True) -> str:
+@dataclass(frozen=True)
+class Checked:
+    """A page after the checks: its Markdown with the placeholders expanded, the subjects its placeholders name
+    (`used`, for the drift guard) and every subject whose model its text was drawn from (`read`: under
+    `make serve`, a data edit rebuilds only the pages whose subjects changed)."""
+
+    markdown: str
+    used: frozenset[str] = frozenset()
+    read: frozenset[str] = frozenset()
+
+
+def check_page(markdown: str, source: Source, project: Path, report: Report, *, math: bool = True) -> Checked:
     """The page's Markdown with its placeholders expanded; every problem of the page goes into the report: its
     placeholders, its formulas (each rendered once, so that a bad one is named with its line; not when the
     build's math is off), its typed numbers (the drift guard), and the data files behind its numbers (at their
@@ -116,7 +128,7 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
         the_book = book()
     except gx.DataError as error:  # a data file every page needs: no page can be checked until it is fixed
         _add_data_problems(report, error, None)
-        return markdown
+        return Checked(markdown)
     expanded = expand(the_book, markdown, first)
     problems = list(expanded.problems)
     unclosed = scan.unclosed(expanded.markdown)
@@ -143,7 +155,7 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
     # typed numbers: hooks/engine/drift_guard.py
     for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
         report.add(BookProblem(source.path, found.line, found.column, found.message, found.offending))
-    return expanded.markdown
+    return Checked(expanded.markdown, expanded.used, expanded.read)
 
 
 _LEFT_AS_A_COMMENT = re.compile(r"<!--\s*grpo:.*?-->", re.DOTALL)
@@ -191,6 +203,29 @@ def check_data(report: Report) -> None:
             _add_data_problems(report, error, None)
         except (LookupError, ValueError):  # not the file's own problem (a group the chapter names is gone):
             pass  # each place that uses the model reports it, at its line
+
+
+def drift_findings(markdown: str, source: Source, used: frozenset[str]) -> list[drift_guard.Finding]:
+    """What the drift guard finds in a page now (for a page `make serve` keeps after a data edit)."""
+    try:
+        return drift_guard.findings(book(), markdown, source.first_line(markdown), used=used)
+    except gx.DataError:
+        return [drift_guard.Finding(1, 0, "the data files have problems", "")]
+
+
+def fingerprints() -> dict[str, str]:
+    """Each subject's fingerprint (hooks/engine/tree.py), or the error its model raises."""
+    result = {}
+    try:
+        subjects = book().subjects
+    except gx.DataError as error:
+        return {"": str(error)}
+    for name, each in subjects.items():
+        try:
+            result[name] = fingerprint(each)
+        except Exception as error:  # noqa: BLE001  a model that cannot be built: changed, whatever it was
+            result[name] = f"{type(error).__name__}: {error}"
+    return result
 
 
 def save() -> str | None:

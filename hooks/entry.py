@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("grpo_examples", "hooks")
@@ -23,6 +24,7 @@ _stamp: tuple[tuple[str, int], ...] = ()
 _ITSELF = Path(__file__).resolve()
 _loaded = _ITSELF.read_bytes()  # this file as MkDocs loaded it: `mkdocs serve` never loads it again
 _startup: dict[str, Any] = {}  # MkDocs' on_startup arguments (serve or build), told again to a re-imported module
+_kept: dict[str, Any] = {}  # what the hooks keep from one build of `make serve` to the next, re-imports included
 
 
 def _source_stamp() -> tuple[tuple[str, int], ...]:
@@ -44,7 +46,7 @@ def _events(reload: bool = False) -> ModuleType:
         fresh = "hooks.events" not in sys.modules
         events = importlib.import_module("hooks.events")
         if fresh and _startup:
-            events.on_startup(**_startup)
+            events.on_startup(**_startup, kept=_kept)
         return events
     except ModuleNotFoundError as error:
         if error.name is None or error.name.split(".")[0] in PACKAGES:
@@ -58,7 +60,7 @@ def _events(reload: bool = False) -> ModuleType:
 
 def on_startup(command: str, dirty: bool) -> None:
     _startup.update(command=command, dirty=dirty)
-    _events().on_startup(command=command, dirty=dirty)
+    _events().on_startup(command=command, dirty=dirty, kept=_kept)
 
 
 def _check_itself() -> None:
@@ -83,6 +85,14 @@ def on_config(config: Any) -> Any:
 
 def on_files(files: Any, config: Any) -> Any:
     return _events().on_files(files, config)
+
+
+def on_nav(nav: Any, config: Any, files: Any) -> Any:
+    return _events().on_nav(nav, config, files)
+
+
+def on_serve(server: Any, config: Any, builder: Any) -> Any:
+    return _events().on_serve(server, config, builder)
 
 
 def on_pre_build(config: Any) -> None:
@@ -112,6 +122,7 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     return result
 
 
+@event_priority(50)  # before Material's search plugin writes its index: events.py hands it every page's entries
 def on_post_build(config: Any) -> None:
     _events().on_post_build(config)
 

@@ -19,12 +19,16 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils import clean_directory
+from mkdocs.utils.meta import get_data
 
 from hooks import checks
+from hooks.engine import scan
 from hooks.engine.report import Report
 from hooks.site import (
     build_date,
     error_overlay,
+    incremental,
     katex_fonts,
     math_labels,
     page_meta,
@@ -33,6 +37,7 @@ from hooks.site import (
     stylesheets,
     tables,
     theme_files,
+    watcher,
 )
 from hooks.site.katex import STYLESHEET, KatexMath, KatexRenderer
 from hooks.site.math_switch import MathSwitchError, math_rendered
@@ -45,19 +50,37 @@ _font_rules: tuple[str, list[katex_fonts.FontRule]] | None = None  # which class
 _serving = False  # True under `mkdocs serve`: problems show on the pages instead of stopping the build
 _report = Report()  # this build's problems, from every page and data file: printed once, by on_env
 _overlay = ""  # under `mkdocs serve`, the HTML that lists the standing problems on every page
+_kept: dict[str, Any] = {}  # what outlives a build and the re-import of this module: hooks/entry.py holds it
+_incremental = False  # `mkdocs serve --dirty` (`make serve`): rebuild what changed (hooks/site/incremental.py)
+_stamps = ("", "", "")  # this build's digests of everything, of grpo_examples' code, of its data
+_pending: dict[str, incremental.PageRecord] = {}  # this build's pages as read, before they are written
+_written: set[str] = set()  # the pages this build wrote
+_order: list[tuple[str, str]] = []  # (src_uri, url) of every page, in the order MkDocs builds them
 log = get_plugin_logger("grpo")
 
 
-def on_startup(command: str, dirty: bool) -> None:
-    """Note whether this process serves the book (`mkdocs serve`) or builds it (`mkdocs build`)."""
-    global _serving
+def on_startup(command: str, dirty: bool, kept: dict[str, Any] | None = None) -> None:
+    """Note whether this process serves the book (`mkdocs serve`) or builds it (`mkdocs build`), and whether
+    it rebuilds only what changed (`mkdocs serve --dirty`, which `make serve` runs)."""
+    global _serving, _incremental, _kept
     _serving = command == "serve"
+    _incremental = _serving and dirty
+    _kept = kept if kept is not None else {}
+    if _incremental:
+        watcher.quiet_dirty_notice()
+
+
+def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
+    """A save is seen when it happens, not at MkDocs' next look half a second later (hooks/site/watcher.py)."""
+    return watcher.watch_natively(server, [config.docs_dir, config.config_file_path])
 
 
 def on_pre_build(config: MkDocsConfig) -> None:
     """A build starts with no problems: under `mkdocs serve` each save builds again, and finds them again."""
     global _report, _overlay
     _report, _overlay = Report(), ""
+    _pending.clear()
+    _written.clear()
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -89,7 +112,25 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if _math_on:
         config.extra_css.insert(0, KATEX_URL + STYLESHEET)
         _font_rules = katex_fonts.font_rules((_katex(config).assets / STYLESHEET).read_text(encoding="utf-8"))
+    if _incremental:
+        _stamp(config)
     return config
+
+
+def _stamp(config: MkDocsConfig) -> None:
+    """What this build is made from, in three digests: what can change every page (mkdocs.yml, the hooks, the
+    theme, the files of docs/ that are not pages, a watched file a snippet may paste, the date, the address),
+    grpo_examples' code, and its data."""
+    global _stamps
+    project, math = _project(config), checks.MATH
+    everything = [Path(config.config_file_path), project / "hooks", Path(config.docs_dir)]
+    everything += [Path(path) for path in (config.theme.custom_dir, *config.watch) if path and Path(path) != math]
+    world = incremental.stamp(
+        everything, skip=lambda path: path.suffix == ".md" and path.is_relative_to(config.docs_dir)
+    )
+    code = incremental.stamp([math], skip=lambda path: path.is_relative_to(math / "data"))
+    data = incremental.stamp([math / "data"])
+    _stamps = (incremental.digest(world, _sources_date, _math_on, config.site_url), code, data)
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -115,7 +156,71 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
-def check_page(markdown: str, page: Page, config: MkDocsConfig, report: Report) -> str:
+def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    """Under `make serve`, before any page is read: the pages this build rebuilds are marked for MkDocs' dirty
+    build, the others get back what their last build made (hooks/site/incremental.py)."""
+    if not _incremental:
+        return nav
+    state = incremental.state(_kept)
+    pages = [file.page for file in files.documentation_pages() if file.page is not None]
+    _order[:] = [(p.file.src_uri, p.url) for p in pages if not print_book.is_print_page(p)]
+    candidates = [
+        incremental.Candidate(p.file.src_uri, _with_snippets(p.file.content_string, config), Path(p.file.abs_dest_path))
+        for p in pages
+        if not print_book.is_print_page(p)
+    ]
+    by_uri = {page.file.src_uri: page for page in pages}
+
+    def expands_as(uri: str, record: incremental.PageRecord) -> bool:
+        report = Report()
+        checked = check_page(_body(by_uri[uri]), by_uri[uri], config, report)
+        return not len(report) and checked.markdown == record.expanded
+
+    def guard_clear(uri: str, record: incremental.PageRecord) -> bool:
+        page = by_uri[uri]
+        source = checks.Source(_source_path(page, config), page.file.content_string)
+        return not checks.drift_findings(_body(page), source, record.used)
+
+    plan = incremental.plan(
+        state,
+        candidates,
+        world=_stamps[0],
+        code=_stamps[1],
+        data=_stamps[2],
+        subjects=checks.fingerprints,
+        expands_as=expands_as,
+        guard_clear=guard_clear,
+    )
+    if plan.everything:
+        log.info(f"building all {len(candidates)} pages")
+        state.pages.clear()
+        clean_directory(config.site_dir)
+        return nav
+    log.info(f"rebuilding {len(plan.rebuilt)} of {len(candidates)} pages: {', '.join(sorted(plan.rebuilt)) or 'none'}")
+    for candidate in candidates:
+        if candidate.uri in plan.rebuilt:
+            incremental.mark_for_rebuild(candidate.output)
+        else:
+            incremental.restore(by_uri[candidate.uri], state.pages[candidate.uri], files)
+    return nav
+
+
+def _with_snippets(source: str, config: MkDocsConfig) -> str:
+    """The page's file and, after it, each file its snippet lines paste: what the page is made from."""
+    pasted, project = [], _project(config)
+    for snippet in scan.snippets(source):
+        path = (project / snippet.path).resolve()
+        inside = path.is_relative_to(project) and path.is_file()  # check_page refuses the others, with their line
+        pasted.append(path.read_text(encoding="utf-8", errors="replace") if inside else "")
+    return "\0".join([source, *pasted])
+
+
+def _body(page: Page) -> str:
+    """The page's Markdown without its front matter, as MkDocs hands it to on_page_markdown."""
+    return get_data(page.file.content_string)[0]
+
+
+def check_page(markdown: str, page: Page, config: MkDocsConfig, report: Report) -> checks.Checked:
     """The page through hooks/checks.py (the same function `make check` calls): its Markdown expanded, its
     problems into the report."""
     source = checks.Source(_source_path(page, config), page.file.content_string)
@@ -132,7 +237,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     own = Report()  # the page's own problems: a data problem another page already reported counts here too
     result = check_page(markdown, page, config, own)
     _report.merge(own)
-    return error_overlay.stand_in(markdown) if len(own) else result
+    if _incremental and not print_book.is_print_page(page):
+        source = _with_snippets(page.file.content_string, config)
+        _pending[page.file.src_uri] = incremental.PageRecord(source, result.used, result.read, result.markdown)
+    return error_overlay.stand_in(markdown) if len(own) else result.markdown
 
 
 def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
@@ -150,7 +258,23 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     if len(_report):
         log.error("the book has problems; every page shows them until they are fixed:\n" + _report.text())
         _overlay = error_overlay.overlay(_report)
+    if _incremental:
+        _rebuild_all_if_shown_everywhere(files)
+        env.bytecode_cache = incremental.templates(_kept)
     return env
+
+
+def _rebuild_all_if_shown_everywhere(files: Files) -> None:
+    """A page whose title or front matter changed shows in every page's nav, and problems show over every
+    page: then every page this build kept is written again (from what on_nav restored)."""
+    kept = incremental.state(_kept).pages
+    for uri, pending in _pending.items():
+        file = files.get_file_from_path(uri)
+        pending.nav_view = incremental.nav_view(file.page if file is not None else None)
+    if len(_report) or any(uri not in kept or kept[uri].nav_view != p.nav_view for uri, p in _pending.items()):
+        for file in files.documentation_pages():
+            if file.src_uri not in _pending and file.page is not None and not print_book.is_print_page(file.page):
+                incremental.mark_for_rebuild(Path(file.abs_dest_path))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
@@ -179,7 +303,20 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
     if _math_on and _font_rules is not None:
         fonts = katex_fonts.fonts_to_preload(page.content or "", *_font_rules)
         page.meta["katex_fonts"] = [KATEX_URL + font for font in fonts]
+    if _incremental and not print_book.is_print_page(page):
+        uri = page.file.src_uri
+        before = _pending.get(uri) or incremental.state(_kept).pages[uri]
+        index = _search_index(config)
+        entries = incremental.page_entries(index.entries, page.url) if index is not None else []
+        _pending[uri] = incremental.record(page, before, entries)
+        _written.add(uri)
     return context
+
+
+def _search_index(config: MkDocsConfig) -> Any:
+    """Material's search index of this build (its plugin keeps it across the builds of `mkdocs serve`)."""
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    return getattr(plugin, "search_index", None)
 
 
 def on_post_build(config: MkDocsConfig) -> None:
@@ -187,6 +324,23 @@ def on_post_build(config: MkDocsConfig) -> None:
     cannot be written is a warning (the site is whole; `mkdocs build --strict` stops on it)."""
     if (problem := checks.save()) is not None:
         log.warning(problem)
+    if _incremental:
+        _keep_for_next_build(config)
+
+
+def _keep_for_next_build(config: MkDocsConfig) -> None:
+    """Under `make serve`: the search index of every page, in the order a full build writes it (Material's
+    plugin, which runs next, writes what it is given), and this build's records for the next."""
+    state = incremental.state(_kept)
+    state.pages.update({uri: record for uri, record in _pending.items() if uri in _written})
+    plugin = config.plugins.get("material/search") or config.plugins.get("search")
+    index = _search_index(config)
+    if plugin is not None and index is not None:
+        index.entries = incremental.search_entries(_order, index.entries, _written, state)
+        plugin.search_index_prev = None  # its own merge of a dirty build's entries: ours replaces it
+    state.world, state.code, state.data = _stamps
+    state.subjects = checks.fingerprints()
+    state.whole = not len(_report) and all(uri in state.pages for uri, _ in _order)
 
 
 def _project(config: MkDocsConfig) -> Path:

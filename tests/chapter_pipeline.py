@@ -53,7 +53,7 @@ def page_markdown(text: str, source: str | None = None) -> str:
     result = checks.check_page(text, checks.Source(PAGE, text if source is None else source), ROOT, report)
     if len(report):
         raise PluginError(report.text())  # as on_env raises it
-    return result
+    return result.markdown
 
 
 def page_html(text: str) -> str:

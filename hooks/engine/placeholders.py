@@ -73,6 +73,7 @@ class Expansion:
 
     markdown: str
     used: set[str] = field(default_factory=set)
+    read: set[str] = field(default_factory=set)  # models read beyond `used` (the guide's blocks walk every one)
 
 
 def parse(text: str) -> Placeholder:
@@ -266,7 +267,7 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     name, *paths = placeholder.args
     if name in guide.BLOCKS:
         try:
-            return Expansion(guide.BLOCKS[name](book, *paths))
+            return Expansion(guide.BLOCKS[name](book, *paths), read=set(book.subjects))
         except guide.GuideError as error:
             raise PlaceholderError(str(error)) from None
         except DataError as error:  # the guide walks every model: a data file with problems is reported there
@@ -349,6 +350,7 @@ class Expanded:
     source_lines: list[int]
     problems: list[Problem]
     used: frozenset[str]
+    read: frozenset[str]  # every subject whose model the page's text was drawn from: `used` and more
 
 
 def _edits(a: str, b: str) -> int:
@@ -448,7 +450,7 @@ class _Markup:
         return None
 
 
-def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set[str]) -> str:
+def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set[str], read: set[str]) -> str:
     if line.code:  # a fence, a fence in a blockquote, an indented code block: shown as written
         return line.text
     text, out, pos = line.text, [], 0
@@ -491,6 +493,7 @@ def _expand_line(book: Book, line: scan.Line, problems: list[Problem], used: set
             continue
         out.append(expansion.markdown)
         used |= expansion.used
+        read |= expansion.used | expansion.read
     out.append(text[pos:])
     expanded = "".join(out)
     if expanded != text and "\n" in expanded:
@@ -508,8 +511,9 @@ def expand(book: Book, markdown: str, first_line: int = 1) -> Expanded:
     source_lines: list[int] = []
     problems: list[Problem] = []
     used: set[str] = set()
+    read: set[str] = set()
     for line in scan.lines(markdown, first_line):
-        for part in _expand_line(book, line, problems, used).split("\n"):
+        for part in _expand_line(book, line, problems, used, read).split("\n"):
             out.append(part)
             source_lines.append(line.number)
-    return Expanded("\n".join(out), source_lines, problems, frozenset(used))
+    return Expanded("\n".join(out), source_lines, problems, frozenset(used), frozenset(read))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 from urllib.parse import urljoin, urlsplit
 
@@ -122,10 +123,18 @@ def _contents(items: Sequence[object], names: dict[str, str]) -> str:
 
 def _chapter(page: Page, names: dict[str, str], *, deferred: bool) -> str:
     """A chapter's section; a deferred one holds its HTML in a <template> for whole-book.js to fill in."""
-    name, base = names[_site_path(page.url)], _site_path(page.url)
-    content = _WIDGET_SCRIPT.sub("", page.content or "")  # the static tables only: see the docstring
+    return _section(page.content or "", page.title, page.url, tuple(names.items()), deferred)
+
+
+@lru_cache(maxsize=1024)  # under `make serve`, a save rewrites this page; each chapter it did not change is as it was
+def _section(
+    page_content: str, title: str | None, url: str, all_names: tuple[tuple[str, str], ...], deferred: bool
+) -> str:
+    names = dict(all_names)
+    name, base = names[_site_path(url)], _site_path(url)
+    content = _WIDGET_SCRIPT.sub("", page_content)  # the static tables only: see the docstring
     if "<h1" not in content:  # Material adds a page's title itself when its Markdown has none
-        content = f'<h1 id="{name}-title">{escape(page.title or name)}</h1>\n{content}'
+        content = f'<h1 id="{name}-title">{escape(title or name)}</h1>\n{content}'
     body = _OPENING_TAG.sub(lambda tag: _opening_tag(tag, name, base, names), content)
     body = _CLOSING_HEADING.sub(lambda tag: f"</h{int(tag.group(1)) + 1}>", body)
     if deferred:  # data-filled-later: what overrides/partials/a11y-script.html looks for, after Material

@@ -35,7 +35,7 @@ def serving(project: Path, log_path: Path) -> Iterator[str]:
     """`mkdocs serve` of the project, as `make serve` runs it, until the block ends; its address."""
     port = free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": f"http://127.0.0.1:{port}/"}
-    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-a", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty", "-a", f"127.0.0.1:{port}"]
     log = log_path.open("w")
     server = subprocess.Popen(command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"

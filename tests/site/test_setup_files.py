@@ -22,9 +22,9 @@ def _make(*arguments: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_make_serve_listens_where_it_is_told() -> None:
-    assert _make("-n", "serve").stdout.strip().endswith("mkdocs serve --livereload --dev-addr 127.0.0.1:8000")
+    assert _make("-n", "serve").stdout.strip().endswith("mkdocs serve --livereload --dirty --dev-addr 127.0.0.1:8000")
     told = _make("-n", "serve", "ADDR=127.0.0.1:8123").stdout.strip()
-    assert told.endswith("mkdocs serve --livereload --dev-addr 127.0.0.1:8123")
+    assert told.endswith("mkdocs serve --livereload --dirty --dev-addr 127.0.0.1:8123")
     assert "make serve ADDR=127.0.0.1:8123" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 

@@ -1,0 +1,180 @@
+"""`make serve` rebuilds only what an edit changes, and serves the site a clean build would (issue 22).
+
+A process makes the builds `mkdocs serve --dirty` makes (tests/site/serve_builds.py) in a copy of the book;
+the test edits the copy (a chapter's text, a data value, a grpo_examples function, the nav), has it rebuild,
+and compares every file of its site, byte for byte, with the site a fresh process builds from the same files
+without --dirty. The edits come in random orders, from a seed the test names when it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import copy_project
+
+WORKER = Path(__file__).with_name("serve_builds.py")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+class Serving:
+    """The dirty builds of one `mkdocs serve`, in a process that lives across edits."""
+
+    def __init__(self, project: Path, site: Path) -> None:
+        command = [sys.executable, str(WORKER), str(project), str(site), "dirty"]
+        self.process = subprocess.Popen(
+            command,
+            cwd=project,
+            env=ENV,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.first = self._answer()
+
+    def _answer(self) -> list[str]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            assert self.process.stderr is not None
+            raise AssertionError(f"the serving process ended:\n{self.process.stderr.read()[-4000:]}")
+        built: list[str] = json.loads(line)["built"]
+        return built
+
+    def rebuild(self) -> list[str]:
+        assert self.process.stdin is not None
+        self.process.stdin.write("build\n")
+        self.process.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def clean_build(project: Path, site: Path) -> None:
+    command = [sys.executable, str(WORKER), str(project), str(site), "clean"]
+    result = subprocess.run(command, cwd=project, env=ENV, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-4000:]
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    return {path.relative_to(site).as_posix(): path.read_bytes() for path in sorted(site.rglob("*")) if path.is_file()}
+
+
+def differences(served: Path, clean: Path) -> list[str]:
+    a, b = site_files(served), site_files(clean)
+    return sorted(
+        [f"only served: {name}" for name in a.keys() - b.keys()]
+        + [f"only in the clean build: {name}" for name in b.keys() - a.keys()]
+        + [f"differs: {name}" for name in a.keys() & b.keys() if a[name] != b[name]]
+    )
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path}: {old!r} is not there"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def chapter_word(project: Path, step: int) -> str:
+    chapter = random.Random(step).choice(["grpo.md", "ppo.md", "glossary.md", "training-run.md"])
+    with (project / "docs" / chapter).open("a", encoding="utf-8") as page:
+        page.write("\nedit" + "".join(chr(ord("a") + int(d)) for d in str(step)) + "\n")
+    return f"a word appended to docs/{chapter}"
+
+
+def chapter_heading(project: Path, step: int) -> str:
+    _replace(project / "docs" / "references.md", "# References", f"# References {'abcdefghij'[step % 10]}")
+    return "the title of docs/references.md, which every page's nav shows"
+
+
+def data_title(project: Path, step: int) -> str:
+    _replace(
+        project / "grpo_examples" / "data" / "groups.toml", 'title = "the easy problem', 'title = "the easy problem!'
+    )
+    return "the easy group's title in groups.toml"
+
+
+def data_answer(project: Path, step: int) -> str:
+    path = project / "grpo_examples" / "data" / "groups.toml"
+    text = path.read_text(encoding="utf-8")
+    wrong = "49 + 5. \\\\boxed{54}" if "49 + 5. \\\\boxed{54}" in text else "49 + 5. \\\\boxed{53}"
+    _replace(path, wrong, "49 + 5. \\\\boxed{53}" if wrong.endswith("54}") else "49 + 5. \\\\boxed{54}")
+    return "a wrong answer of the easy group (its advantages stay, its text changes)"
+
+
+def code_comment(project: Path, step: int) -> str:
+    with (project / "grpo_examples" / "advantages.py").open("a", encoding="utf-8") as code:
+        code.write(f"\n# an edit of the code, {step}\n")
+    return "a line added to grpo_examples/advantages.py"
+
+
+def nav_order(project: Path, step: int) -> str:
+    path = project / "mkdocs.yml"
+    text = path.read_text(encoding="utf-8")
+    glossary, references = "      - Notation and glossary: glossary.md\n", "      - References: references.md\n"
+    swapped = re.sub(re.escape(glossary + references), references + glossary, text)
+    path.write_text(
+        swapped if swapped != text else text.replace(references + glossary, glossary + references), encoding="utf-8"
+    )
+    return "the order of two pages in mkdocs.yml's nav"
+
+
+EDITS: list[Callable[[Path, int], str]] = [
+    chapter_word,
+    chapter_heading,
+    data_title,
+    data_answer,
+    code_comment,
+    nav_order,
+]
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[tuple[Path, Serving]]:
+    project = copy_project(tmp_path / "book")
+    server = Serving(project, tmp_path / "served")
+    yield project, server
+    server.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_after_any_edits_the_served_site_is_a_clean_build(
+    serving: tuple[Path, Serving], tmp_path: Path, seed: int
+) -> None:
+    project, server = serving
+    order = random.Random(seed)
+    edits = [order.choice(EDITS) for _ in range(6)]
+    done = []
+    for step, edit in enumerate(edits):
+        done.append(edit(project, step))
+        server.rebuild()
+        clean_build(project, tmp_path / f"clean-{step}")
+        found = differences(tmp_path / "served", tmp_path / f"clean-{step}")
+        assert not found, f"seed {seed}, after: {'; '.join(done)}:\n" + "\n".join(found[:20])
+
+
+def test_an_edit_rebuilds_only_the_pages_it_changes(serving: tuple[Path, Serving]) -> None:
+    project, server = serving
+    assert server.first == ["grpo: building all 14 pages"]
+    with (project / "docs" / "grpo.md").open("a", encoding="utf-8") as page:
+        page.write("\nedited\n")
+    assert server.rebuild() == ["grpo: rebuilding 1 of 14 pages: grpo.md"]
+    code_comment(project, 0)  # the models draw the same numbers: no page changes
+    assert server.rebuild() == ["grpo: rebuilding 0 of 14 pages: none"]
+    data_title(project, 0)  # the pages that name the easy group, not the others
+    rebuilt = server.rebuild()[0]
+    assert "grpo.md" in rebuilt and "references.md" not in rebuilt and "of 14 pages" in rebuilt
+    nav_order(project, 0)
+    assert server.rebuild() == ["grpo: building all 14 pages"]
