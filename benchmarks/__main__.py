@@ -14,12 +14,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import builds, machine, math_cost, pages, report, serve_rebuild, synthetic
+from benchmarks import builds, incremental, machine, math_cost, pages, report, serve_rebuild, synthetic
 from benchmarks.common import ROOT, fresh_clone, mkdocs_build_command, timed_run
 from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
 
 HERE = Path(__file__).resolve().parent
-PARTS = ("builds", "math", "rebuild", "synthetic", "pages")
+PARTS = ("builds", "math", "rebuild", "incremental", "synthetic", "pages")
 
 
 def arguments() -> argparse.Namespace:
@@ -64,6 +64,9 @@ def main() -> int:
         if "rebuild" in wanted:
             print("rebuild after a one-word edit, as mkdocs serve does it ...", flush=True)
             results["rebuild"] = serve_rebuild.measure(fresh_clone(scratch / "clone-serve"), args.repeats)
+        if "incremental" in wanted:
+            print("the author's loop: edits through a real `mkdocs serve --dirty`, 1x and 10x book ...", flush=True)
+            results["incremental"] = incremental.measure(scratch, args.repeats)
         if "synthetic" in wanted:
             print(f"synthetic books of {args.sizes} times the chapters ...", flush=True)
             sizes = [int(size) for size in args.sizes.split(",")]

@@ -1,4 +1,6 @@
-"""A rebuild after a one-word chapter edit, as `mkdocs serve` does it, with math on and off.
+"""A full rebuild after a one-word chapter edit, as `mkdocs serve` without --dirty does it, math on and off.
+
+(`make serve` passes --dirty and rebuilds only what changed: benchmarks/incremental.py measures that.)
 
 Two measurements:
 - in-process: benchmarks/rebuild_worker.py makes the calls serve makes (load_config, build) and

@@ -9,6 +9,8 @@ WIDGET_JS_LIMIT = 15_000  # bytes, minified: "under 15 KB"
 PERFORMANCE_TARGET = 95  # Lighthouse performance, mobile preset, median of runs
 CHECK_LIMIT = 1.0  # seconds: `make check` of the whole book, every page and data file
 LINEAR_TOLERANCE = 1.5  # the last interval's cost per page may be at most this times the first's
+CHAPTER_EDIT_LIMIT = 0.5  # seconds, median, file saved -> edited page served, in the book and the 10x book
+DATA_EDIT_LIMIT = 1.0  # seconds, median, in the 10x book
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,25 @@ def judge(results: dict[str, Any]) -> list[Verdict]:
                 ratio <= 1.5,
             )
         )
+    for row in results.get("incremental") or []:
+        chapter = row["chapter"]["served"]["median"]
+        verdicts.append(
+            Verdict(
+                f"`make serve`, {row['times']}x book ({row['pages']} pages): a one-word chapter edit served "
+                f"≤ {CHAPTER_EDIT_LIMIT} s (median)",
+                f"{chapter:.2f} s, {_rebuilt(row['chapter'])}",
+                chapter <= CHAPTER_EDIT_LIMIT,
+            )
+        )
+        if row["times"] >= 10:
+            data = row["data"]["served"]["median"]
+            verdicts.append(
+                Verdict(
+                    f"`make serve`, {row['times']}x book: a data edit served ≤ {DATA_EDIT_LIMIT} s (median)",
+                    f"{data:.2f} s, {_rebuilt(row['data'])}",
+                    data <= DATA_EDIT_LIMIT,
+                )
+            )
     synthetic = results.get("synthetic")
     if synthetic and len(synthetic["seconds_per_added_page"]) >= 2:
         first, last = synthetic["seconds_per_added_page"][0], synthetic["seconds_per_added_page"][-1]
@@ -65,6 +86,11 @@ def judge(results: dict[str, Any]) -> list[Verdict]:
     if pages:
         verdicts.extend(_page_verdicts(pages))
     return verdicts
+
+
+def _rebuilt(edit: dict[str, Any]) -> str:
+    counts = sorted(set(edit["pages_rebuilt"]))
+    return f"{' or '.join(str(c) for c in counts)} page{'s' if counts != [1] else ''} rebuilt"
 
 
 def _page_verdicts(pages: list[dict[str, Any]]) -> list[Verdict]:

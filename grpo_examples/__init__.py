@@ -62,7 +62,7 @@ from grpo_examples.chapters.verifier import Spelling, Verifier
 from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS, probability_ceiling
 from grpo_examples.conventions import CONVENTIONS, OPENRLHF, POPULATION, TRL, VERL, Convention
 from grpo_examples.critic_memory import MemoryPart, bytes_per_parameter, total_bytes, training_memory
-from grpo_examples.data import DATA, Between, DataError
+from grpo_examples.data import DATA, Between, DataError, reread_data
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
 from grpo_examples.gae import discounted_returns, gae_advantages, td_errors
 from grpo_examples.group import GROUPS_FILE, Group, GroupClaims, Response, Variant, group, group_names
@@ -226,6 +226,7 @@ __all__ = [
     "probability_ceiling",
     "probability_ratio",
     "reference_ratio",
+    "reread_data",
     "response_coefficients",
     "rewards_all_equal",
     "rloo_advantages",

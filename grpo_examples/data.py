@@ -18,17 +18,35 @@ a list has at most LIST_LENGTH items; a float without a Between lies within FLOA
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import tomllib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_READ_FROM_FILES: list[functools._lru_cache_wrapper[Any]] = []
+
+
+def read_from_files(function: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
+    """functools.cache, for a function whose result is read from the data files: reread_data() forgets it."""
+    cached = functools.cache(function)
+    _READ_FROM_FILES.append(cached)
+    return cached
+
+
+def reread_data() -> None:
+    """Forget every model read from the data files, so that the next call reads them again (a preview server
+    after a data file was edited). What is cached on its arguments alone stays: a training run, on its settings."""
+    for cached in _READ_FROM_FILES:
+        cached.cache_clear()
+
+
 DATA = Path(__file__).with_name("data")
 
 

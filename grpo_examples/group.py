@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Annotated
 
 from grpo_examples.advantage_variants import (
@@ -24,7 +23,7 @@ from grpo_examples.advantage_variants import (
 )
 from grpo_examples.advantages import advantages, group_std
 from grpo_examples.conventions import OPENRLHF, POPULATION, TRL, VERL
-from grpo_examples.data import DATA, DataError, Length, Pattern, load
+from grpo_examples.data import DATA, DataError, Length, Pattern, load, read_from_files
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps
 from grpo_examples.quantities import Signed, SignedExact, Undefined, read_only
 from grpo_examples.verifier import OUTCOMES, verify
@@ -143,7 +142,7 @@ GroupName = Annotated[
 ]
 
 
-@cache
+@read_from_files
 def _tables() -> dict[str, GroupData]:
     tables: dict[str, GroupData] = load(GROUPS_FILE, dict[GroupName, GroupData])
     return tables
@@ -186,7 +185,7 @@ def _variants(rewards: list[float]) -> dict[str, Variant]:
     return variants
 
 
-@cache
+@read_from_files
 def group(name: str) -> Group:
     """The named group of groups.toml, scored and worked; KeyError lists the names there are."""
     tables = _tables()

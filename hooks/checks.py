@@ -228,6 +228,12 @@ def fingerprints() -> dict[str, str]:
     return result
 
 
+def data_changed() -> None:
+    """The data files were edited: the models and the Book built from them are made again when next asked for."""
+    gx.reread_data()
+    book.cache_clear()
+
+
 def save() -> str | None:
     """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py); what went
     wrong, if the cache could not be written."""

@@ -2,8 +2,9 @@
 
 MkDocs imports a hook file once per process, so under `mkdocs serve` an edit to the book's code
 would never be seen. This file therefore holds no logic of its own: at the start of every build it
-checks the files of grpo_examples/ and hooks/ and, if any changed, re-imports those packages, so
-the next reload shows the new numbers without restarting the server.
+checks the files of grpo_examples/ and hooks/ and, if any changed, re-imports those packages (or, when
+only the data files changed, has the models read again), so the next reload shows the new numbers without
+restarting the server.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("grpo_examples", "hooks")
+DATA = ROOT / "grpo_examples" / "data"  # an edit here only: the models are read again, the code is not re-imported
 
 _stamp: tuple[tuple[str, int], ...] = ()
 _ITSELF = Path(__file__).resolve()
@@ -37,10 +39,14 @@ def _events(reload: bool = False) -> ModuleType:
     if str(ROOT) not in sys.path:  # not at import: MkDocs restores sys.path after importing a hook file
         sys.path.insert(0, str(ROOT))
     if reload and _stamp != (stamp := _source_stamp()):
-        if "hooks.events" in sys.modules:
-            sys.modules["hooks.events"].shutdown()
-        for name in [n for n in sys.modules if n.split(".")[0] in PACKAGES]:
-            del sys.modules[name]
+        edited = {Path(path) for path, _ in set(stamp) ^ set(_stamp)}
+        if _stamp and "hooks.events" in sys.modules and all(path.is_relative_to(DATA) for path in edited):
+            sys.modules["hooks.events"].data_changed()  # the code is as it was: its models are read again
+        else:
+            if "hooks.events" in sys.modules:
+                sys.modules["hooks.events"].shutdown()
+            for name in [n for n in sys.modules if n.split(".")[0] in PACKAGES]:
+                del sys.modules[name]
         _stamp = stamp
     try:
         fresh = "hooks.events" not in sys.modules

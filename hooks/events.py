@@ -56,6 +56,7 @@ _stamps = ("", "", "")  # this build's digests of everything, of grpo_examples' 
 _pending: dict[str, incremental.PageRecord] = {}  # this build's pages as read, before they are written
 _written: set[str] = set()  # the pages this build wrote
 _order: list[tuple[str, str]] = []  # (src_uri, url) of every page, in the order MkDocs builds them
+_planned: dict[str, tuple[str, checks.Checked, Report]] = {}  # pages on_nav expanded: Markdown, result, problems
 log = get_plugin_logger("grpo")
 
 
@@ -81,6 +82,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
     _report, _overlay = Report(), ""
     _pending.clear()
     _written.clear()
+    _planned.clear()
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -172,8 +174,9 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     by_uri = {page.file.src_uri: page for page in pages}
 
     def expands_as(uri: str, record: incremental.PageRecord) -> bool:
-        report = Report()
-        checked = check_page(_body(by_uri[uri]), by_uri[uri], config, report)
+        report, markdown = Report(), _body(by_uri[uri])
+        checked = check_page(markdown, by_uri[uri], config, report)
+        _planned[uri] = (markdown, checked, report)  # if it is rebuilt, on_page_markdown takes this
         return not len(report) and checked.markdown == record.expanded
 
     def guard_clear(uri: str, record: incremental.PageRecord) -> bool:
@@ -234,8 +237,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     """The page checked and expanded; its problems wait in the build's report, which on_env prints. A page
     with problems is built as a stand-in, its title and a line (what the Markdown would make of a broken
     formula is not safe to build); under `mkdocs serve` the overlay lists the problems over it."""
-    own = Report()  # the page's own problems: a data problem another page already reported counts here too
-    result = check_page(markdown, page, config, own)
+    planned = _planned.pop(page.file.src_uri, None)  # expanded already, by on_nav's plan, from this same text
+    if planned is not None and planned[0] == markdown:
+        _, result, own = planned
+    else:
+        own = Report()  # the page's own problems: a data problem another page already reported counts here too
+        result = check_page(markdown, page, config, own)
     _report.merge(own)
     if _incremental and not print_book.is_print_page(page):
         source = _with_snippets(page.file.content_string, config)
@@ -357,6 +364,11 @@ def _source_path_of(path: str | None, config: MkDocsConfig) -> str:
     root = _project(config)
     source = Path(path or "").resolve()
     return source.relative_to(root).as_posix() if source.is_relative_to(root) else str(path)
+
+
+def data_changed() -> None:
+    """Only data files changed since the last build (hooks/entry.py): every model is read again from them."""
+    checks.data_changed()
 
 
 def shutdown() -> None:

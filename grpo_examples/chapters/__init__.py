@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from functools import cache
 from typing import Any
 
-from grpo_examples.data import DATA, load
+from grpo_examples.data import DATA, load, read_from_files
 from grpo_examples.quantities import read_only
 
 
@@ -21,7 +20,7 @@ def chapter_names() -> tuple[str, ...]:
     return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")))
 
 
-@cache
+@read_from_files
 def chapter(name: str) -> Any:
     """The named chapter's model, computed from its data file; KeyError lists the chapters there are."""
     if name not in chapter_names():

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 
 from hooks.engine.book import Book, formulas_of
 from hooks.engine.tree import describe, walk
@@ -40,7 +40,7 @@ class Computed:
     integer: bool = False  # a count (an int field, not a numbering): what a typed integer is compared with
 
 
-@cache
+@lru_cache(maxsize=1)  # one Book per build: under `make serve` a data edit makes a new one, and the old goes
 def computed_values(book: Book) -> tuple[Computed, ...]:
     """Every number of every subject, then every number in every filled-in formula."""
     values: list[Computed] = []
@@ -70,7 +70,7 @@ def _formula_numbers(tex: str, placeholder: str, what: str, subject: str) -> lis
     return [Computed(placeholder, what, number, True, subject) for number in sorted(numbers)]
 
 
-@cache
+@lru_cache(maxsize=1)
 def _counts(book: Book) -> Mapping[tuple[str, int], tuple[Computed, ...]]:
     """The int fields of every subject, by subject and value."""
     found: dict[tuple[str, int], list[Computed]] = {}
@@ -87,7 +87,7 @@ def counts(book: Book, value: int, used: frozenset[str]) -> list[Computed]:
     return [c for name in book.subjects if name in used for c in index.get((name, value), ())]
 
 
-@cache
+@lru_cache(maxsize=1)
 def _by_magnitude(book: Book) -> tuple[list[Fraction], list[tuple[int, Computed]]]:
     """Every computed number by |value|, each with its place in computed_values, and the sorted magnitudes."""
     ordered = sorted(enumerate(computed_values(book)), key=lambda item: abs(item[1].value))

@@ -35,6 +35,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_katex.extension import BLOCK_START_RE
 
@@ -197,11 +198,19 @@ class Finding:
     offending: str
 
 
+@lru_cache(maxsize=1024)  # a page's typed numbers depend on its text alone: under `make serve`, a data edit has
+def _typed_numbers_of(  # the guard read every page again, and the pages it did not change are read from here
+    markdown: str, first_line: int, integers: bool
+) -> tuple[tuple[TypedNumber, ...], tuple[StaleMarking, ...]]:
+    numbers, stale = typed_numbers(markdown, first_line, integers=integers)
+    return tuple(numbers), tuple(stale)
+
+
 def findings(book: Book, markdown: str, first_line: int = 1, used: frozenset[str] = frozenset()) -> list[Finding]:
     """Every unmarked typed number, every integer or number word that is a count of a subject in `used`, and
     every wrong marking of the page, sorted by line and column. The index of computed numbers is built only
     when there is a number to look up."""
-    numbers, stale = typed_numbers(markdown, first_line, integers=bool(used))
+    numbers, stale = _typed_numbers_of(markdown, first_line, bool(used))
     found = [Finding(s.line, s.column, f"{s.text} {s.problem}", s.text) for s in stale]
     named: dict[str, list[int]] | None = None
     for number in numbers:

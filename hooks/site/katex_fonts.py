@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -123,8 +124,14 @@ def fonts_used(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
 def fonts_to_preload(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
     """The font files at least PRELOAD_SHARE of the page's formulas need, each formula read on its own."""
     formulas = html.split(FORMULA_START)[1:]  # each from its start to the next formula's
-    needs = Counter(font for formula in formulas for font in fonts_used(FORMULA_START + formula, base_font, rules))
+    every_rule = tuple(rules)
+    needs = Counter(font for formula in formulas for font in _formula_fonts(formula, base_font, every_rule))
     return sorted(font for font, count in needs.items() if count >= PRELOAD_SHARE * len(formulas))
+
+
+@lru_cache(maxsize=1 << 16)  # a formula recurs on its page, on the whole-book page and in every rebuild of `make serve`
+def _formula_fonts(formula: str, base_font: str, rules: tuple[FontRule, ...]) -> list[str]:
+    return fonts_used(FORMULA_START + formula, base_font, list(rules))
 
 
 def _face_key(declarations: dict[str, str]) -> tuple[str, str, str]:

@@ -23,6 +23,13 @@ from watchdog.events import (
 from watchdog.observers import Observer
 
 _DIRTY_NOTICE = "A 'dirty' build is being performed"
+CHANGES: tuple[type[FileSystemEvent], ...] = (
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileClosedEvent,  # closed after writing
+)
 
 
 def watch_natively(server: Any, paths: list[str]) -> Any:
@@ -40,16 +47,8 @@ class _Changes(Observer):  # type: ignore[misc,valid-type]
     """The system's notices of files written, made, deleted or moved. Not of a file opened or read: the build
     itself reads the watched files, and MkDocs rebuilds on any notice it gets, so it would build for ever."""
 
-    CHANGES: list[type[FileSystemEvent]] = [
-        FileCreatedEvent,
-        FileDeletedEvent,
-        FileModifiedEvent,
-        FileMovedEvent,
-        FileClosedEvent,
-    ]
-
     def schedule(self, handler: Any, path: Any, *, recursive: bool = False, **options: Any) -> Any:
-        options.setdefault("event_filter", self.CHANGES)
+        options.setdefault("event_filter", list(CHANGES))
         return super().schedule(handler, path, recursive=recursive, **options)
 
 

@@ -1,9 +1,10 @@
 """`make serve` rebuilds only what an edit changes, and serves the site a clean build would (issue 22).
 
 A process makes the builds `mkdocs serve --dirty` makes (tests/site/serve_builds.py) in a copy of the book;
-the test edits the copy (a chapter's text, a data value, a grpo_examples function, the nav), has it rebuild,
+the test edits the copy (a chapter's text or title, a data value, grpo_examples' code, the nav), has it rebuild,
 and compares every file of its site, byte for byte, with the site a fresh process builds from the same files
-without --dirty. The edits come in random orders, from a seed the test names when it fails.
+without --dirty. Each kind of edit comes once, in a random order, then two more at random, from a seed the
+test names when it fails.
 """
 
 from __future__ import annotations
@@ -120,6 +121,14 @@ def code_comment(project: Path, step: int) -> str:
     return "a line added to grpo_examples/advantages.py"
 
 
+def code_docstring(project: Path, step: int) -> str:
+    path = project / "grpo_examples" / "group.py"
+    old, new = '"""The std the variant divides by', '"""The std that the variant divides by'
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old, new) if old in text else text.replace(new, old), encoding="utf-8")
+    return "a field's docstring in grpo_examples/group.py, which the guide's list of paths shows"
+
+
 def nav_order(project: Path, step: int) -> str:
     path = project / "mkdocs.yml"
     text = path.read_text(encoding="utf-8")
@@ -137,6 +146,7 @@ EDITS: list[Callable[[Path, int], str]] = [
     data_title,
     data_answer,
     code_comment,
+    code_docstring,
     nav_order,
 ]
 
@@ -155,7 +165,7 @@ def test_after_any_edits_the_served_site_is_a_clean_build(
 ) -> None:
     project, server = serving
     order = random.Random(seed)
-    edits = [order.choice(EDITS) for _ in range(6)]
+    edits = order.sample(EDITS, len(EDITS)) + [order.choice(EDITS) for _ in range(2)]  # each kind, then two more
     done = []
     for step, edit in enumerate(edits):
         done.append(edit(project, step))

@@ -1,0 +1,119 @@
+"""The author's loop through a real `make serve`: file saved -> edited page served, in the book and the 10x book.
+
+`make serve` runs `mkdocs serve --livereload --dirty`, which the hooks keep exact (hooks/site/incremental.py).
+This starts that command in a fresh clone (and in the synthetic book of 10 times the chapters,
+benchmarks/synthetic.py), and for each kind of edit writes the file and polls the edited page every 10 ms until
+it differs from before the edit (less MkDocs' live-reload script, which serve adds to every page it sends). The
+book's own log line says how many pages each edit rebuilt.
+
+- chapter: a word appended to docs/grpo.md; the page polled is /grpo/.
+- data: a probability of grpo_examples/data/ppo.toml (0.22 -> 0.23, 0.24, ...); the page polled is /ppo/.
+- code: a field's docstring in grpo_examples/group.py, which the guide's list of paths shows
+  (/guide/examples/); an edit of code re-imports the book's Python and expands every page again.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from benchmarks.common import PYTHON, Timing, environment, fresh_clone
+from benchmarks.synthetic import make_book
+
+LIVE_RELOAD = re.compile(r"<script>\s*var livereload.*?</script>", re.DOTALL)
+REBUILT = re.compile(r"grpo: (?:rebuilding (\d+) of (\d+) pages|building all (\d+) pages)")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _page(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return LIVE_RELOAD.sub("", response.read().decode("utf-8"))
+    except OSError:
+        return ""
+
+
+def _wait_for_change(url: str, before: str, timeout: float = 120) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        now = _page(url)
+        if now and now != before and "</html>" in now:
+            return time.perf_counter() - start
+        time.sleep(0.01)
+    raise TimeoutError(f"{url} did not change within {timeout} s")
+
+
+def _edit_chapter(project: Path, index: int) -> tuple[Path, str]:
+    word = "benchmarkedit" + "".join(chr(ord("a") + int(d)) for d in str(index))
+    path = project / "docs" / "grpo.md"
+    return path, path.read_text(encoding="utf-8") + f"\n{word}\n"
+
+
+def _edit_data(project: Path, index: int) -> tuple[Path, str]:
+    path = project / "grpo_examples" / "data" / "ppo.toml"
+    text = path.read_text(encoding="utf-8")
+    value = re.search(r"p_new = (0\.2\d+)\n", text)
+    assert value is not None, "ppo.toml has no p_new = 0.2x to edit"
+    return path, text.replace(value.group(0), f"p_new = 0.2{3 + index % 2}\n", 1)
+
+
+def _edit_code(project: Path, index: int) -> tuple[Path, str]:
+    path = project / "grpo_examples" / "group.py"
+    old, new = '"""The std the variant divides by', '"""The std that the variant divides by'
+    text = path.read_text(encoding="utf-8")
+    return path, text.replace(old, new) if old in text else text.replace(new, old)
+
+
+EDITS = {"chapter": (_edit_chapter, "grpo/"), "data": (_edit_data, "ppo/"), "code": (_edit_code, "guide/examples/")}
+
+
+def _serve(project: Path, repeats: int) -> dict[str, object]:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    log_path = project / "serve.log"
+    command = [PYTHON, "-m", "mkdocs", "serve", "--livereload", "--dirty", "--dev-addr", f"127.0.0.1:{port}"]
+    with log_path.open("w", encoding="utf-8") as log:
+        server = subprocess.Popen(command, cwd=project, env=environment(None), stdout=log, stderr=subprocess.STDOUT)
+    originals: dict[Path, str] = {}
+    results: dict[str, object] = {}
+    try:
+        _wait_for_change(url + "grpo/", "", timeout=300)  # the first build
+        time.sleep(1)
+        for kind, (edit, page) in EDITS.items():
+            seconds, rebuilt = [], []
+            for index in range(repeats):
+                before = _page(url + page)
+                path, text = edit(project, index)
+                originals.setdefault(path, path.read_text(encoding="utf-8"))
+                lines_before = len(log_path.read_text(encoding="utf-8").splitlines())
+                path.write_text(text, encoding="utf-8")
+                seconds.append(_wait_for_change(url + page, before))
+                time.sleep(1)  # the build has ended and its log line is written; the watcher settles
+                new_lines = log_path.read_text(encoding="utf-8").splitlines()[lines_before:]
+                counts = [match.groups() for line in new_lines if (match := REBUILT.search(line))]
+                rebuilt.append(sum(int(n or everything) for n, _, everything in counts))
+            results[kind] = {"served": Timing(seconds).to_json(), "pages_rebuilt": rebuilt, "page": page}
+    finally:
+        for path, text in originals.items():
+            path.write_text(text, encoding="utf-8")
+        server.terminate()
+        server.wait(timeout=30)
+    return results
+
+
+def measure(scratch: Path, repeats: int, sizes: tuple[int, ...] = (1, 10)) -> list[dict[str, object]]:
+    rows = []
+    for times in sizes:
+        clone = fresh_clone(scratch / f"incremental-{times}x")
+        pages = make_book(clone, times) if times > 1 else len(list((clone / "docs").rglob("*.md")))
+        rows.append({"times": times, "pages": pages, **_serve(clone, repeats)})
+    return rows
