@@ -210,6 +210,8 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
 
 def _with_snippets(source: str, config: MkDocsConfig) -> str:
     """The page's file and, after it, each file its snippet lines paste: what the page is made from."""
+    if "8<" not in source:  # no snippet line: the page is its file
+        return source
     pasted, project = [], _project(config)
     for snippet in scan.snippets(source):
         path = (project / snippet.path).resolve()
@@ -305,10 +307,12 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
     """The print page gets the whole book, now that every page's HTML exists; each page names the KaTeX
     fonts most of its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/site/katex_fonts.py)."""
+    chapters = [page.content or ""]
     if print_book.is_print_page(page):
         page.content = print_book.whole_book(nav, config.site_name)
+        chapters = [p.content for p in nav.pages if p.content is not None and not print_book.is_print_page(p)]
     if _math_on and _font_rules is not None:
-        fonts = katex_fonts.fonts_to_preload(page.content or "", *_font_rules)
+        fonts = katex_fonts.fonts_to_preload(chapters, *_font_rules)
         page.meta["katex_fonts"] = [KATEX_URL + font for font in fonts]
     if _incremental and not print_book.is_print_page(page):
         uri = page.file.src_uri

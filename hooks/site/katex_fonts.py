@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -121,15 +122,27 @@ def fonts_used(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
     return sorted(used)
 
 
-def fonts_to_preload(html: str, base_font: str, rules: list[FontRule]) -> list[str]:
-    """The font files at least PRELOAD_SHARE of the page's formulas need, each formula read on its own."""
+def fonts_to_preload(html: str | Sequence[str], base_font: str, rules: list[FontRule]) -> list[str]:
+    """The font files at least PRELOAD_SHARE of the page's formulas need, each formula read on its own; html is
+    the page's, or each chapter's for the whole-book page (counted per chapter, which `make serve` keeps)."""
+    needs: Counter[str] = Counter()
+    formulas = 0
+    for part in [html] if isinstance(html, str) else html:
+        counted, found = _font_counts(part, base_font, tuple(rules))
+        needs.update(counted)
+        formulas += found
+    return sorted(font for font, count in needs.items() if count >= PRELOAD_SHARE * formulas)
+
+
+@lru_cache(maxsize=4096)
+def _font_counts(html: str, base_font: str, rules: tuple[FontRule, ...]) -> tuple[Counter[str], int]:
+    """How many of the page's formulas need each font, and how many formulas it has."""
     formulas = html.split(FORMULA_START)[1:]  # each from its start to the next formula's
-    every_rule = tuple(rules)
-    needs = Counter(font for formula in formulas for font in _formula_fonts(formula, base_font, every_rule))
-    return sorted(font for font, count in needs.items() if count >= PRELOAD_SHARE * len(formulas))
+    needs = Counter(font for formula in formulas for font in _formula_fonts(formula, base_font, rules))
+    return needs, len(formulas)
 
 
-@lru_cache(maxsize=1 << 16)  # a formula recurs on its page, on the whole-book page and in every rebuild of `make serve`
+@lru_cache(maxsize=1 << 16)  # a formula recurs on its page and in every rebuild of `make serve`
 def _formula_fonts(formula: str, base_font: str, rules: tuple[FontRule, ...]) -> list[str]:
     return fonts_used(FORMULA_START + formula, base_font, list(rules))
 
