@@ -1,14 +1,14 @@
 """The whole-book page (print/) cut into one XHTML body per chapter, for the EPUB.
 
-The whole-book page already holds every chapter as it prints (hooks/site/print_book.py): its ids kept apart by chapter, links between chapters made
-links within the page, widgets as their computed tables. An EPUB is XML and runs no script, so this parser writes
-each chapter's section again as XHTML: every element closed, names in SVG's own case, text and attributes escaped
-by html.escape (XML's five characters), and without what is only for a browser on screen: scripts, the widgets'
-JSON, KaTeX's HTML copy of each formula and the label that stands for it (its MathML stays: EPUB readers show
-MathML and read it aloud), the popovers behind computed values (a value stays as text), permalinks and the words
-that speak of a widget's controls (class grpo-interactive; the words for the tables stay). Headings go back up a
-level (a chapter's title is its file's h1), and each link is made to point at the chapter file that holds its
-target, or at the site for a file that is not in the book.
+The whole-book page already holds every chapter as it prints (hooks/site/print_book.py): its ids kept apart by
+chapter, links between chapters made links within the page, widgets as their computed tables. An EPUB is XML and
+runs no script, so this parser writes each chapter's section again as XHTML: every element closed, names in SVG's
+own case, text and attributes escaped by html.escape (XML's five characters), and without what is only for a browser
+on screen: scripts, the widgets' JSON, KaTeX's HTML copy of each formula and the label that stands for it (its
+MathML stays: EPUB readers show MathML and read it aloud), the popovers behind computed values (a value stays as
+text), permalinks and the words that speak of a widget's controls (class grpo-interactive; the words for the tables
+stay). Headings go back up a level (a chapter's title is its file's h1), and each link is made to point at the
+chapter file that holds its target, or at the site for a file that is not in the book.
 """
 
 from __future__ import annotations
