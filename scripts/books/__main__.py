@@ -5,7 +5,8 @@
 It reads the whole-book page that `mkdocs build` wrote (site/print/index.html), so the files carry the numbers
 of that build and no other; it runs after the build, not in a hook, so that `make serve` and the tests'
 many builds stay as fast as they were. Chromium prints the PDF (scripts/books/pdf.py); the EPUB is written
-from the same page (scripts/books/epub.py), then checked by epubcheck, which must report nothing. A missing
+from the same page (scripts/books/epub.py) and checked by epubcheck while Chromium prints; epubcheck must report
+nothing. A missing
 Chromium or epubcheck stops it with what to install (scripts/ensure_browser.py, scripts/ensure_epubcheck.py).
 """
 
@@ -75,8 +76,9 @@ def _version() -> str:
     return f"commit {result.stdout.strip()}" if result.returncode == 0 else "built from a copy without git"
 
 
-def write_books(site: Path, chromium: str) -> tuple[Path, Path]:
-    """book.pdf and book.epub of the site built in `site`, written into it."""
+def write_books(site: Path, chromium: str, epubcheck: list[str]) -> tuple[Path, Path, str | None]:
+    """book.pdf and book.epub of the site built in `site`, written into it, and epubcheck's report on the EPUB if it
+    found anything. epubcheck (Java) runs while Chromium prints: on two cores that saves most of its time."""
     print_html = (site / "print" / "index.html").read_text(encoding="utf-8")
     home_html = (site / "index.html").read_text(encoding="utf-8")
     epoch = source_epoch(ROOT)
@@ -93,29 +95,28 @@ def write_books(site: Path, chromium: str) -> tuple[Path, Path]:
     chapters, contents = read_book(print_html, print_url)
     epub = site / EPUB_NAME
     epub.write_bytes(write_epub(metadata, chapters, contents))
+    checking = subprocess.Popen(
+        [*epubcheck, "--failonwarnings", str(epub)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
 
     date = datetime.fromtimestamp(epoch, UTC)
     title_page = TitlePage(
         metadata.title, metadata.description, metadata.version, f"{date.day} {date:%B %Y}", metadata.rights
     )
-    with _served(site) as address, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            pdf_bytes = print_book(browser.new_page(), f"{address}print/", title_page)
-        finally:
-            browser.close()
-    pdf = site / PDF_NAME
-    pdf.write_bytes(reproducible(pdf_bytes, epoch))
-    return pdf, epub
-
-
-def check_epub(epubcheck: list[str], epub: Path) -> str | None:
-    """epubcheck's report on the file when it found anything (error, warning or note), else None."""
-    result = subprocess.run(
-        [*epubcheck, "--failonwarnings", str(epub)], capture_output=True, text=True, timeout=300, check=False
-    )
-    report = (result.stdout + result.stderr).strip()
-    return report if result.returncode != 0 or re.search(r"(WARNING|ERROR|FATAL|USAGE)\(", report) else None
+    try:
+        with _served(site) as address, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            try:
+                pdf_bytes = print_book(browser.new_page(), f"{address}print/", title_page)
+            finally:
+                browser.close()
+        pdf = site / PDF_NAME
+        pdf.write_bytes(reproducible(pdf_bytes, epoch))
+        report = checking.communicate(timeout=300)[0].strip()
+    finally:
+        checking.kill()  # after communicate(), a no-op; after an error, no epubcheck is left running
+    found = checking.returncode != 0 or re.search(r"(WARNING|ERROR|FATAL|USAGE)\(", report)
+    return pdf, epub, report if found else None
 
 
 def main() -> int:
@@ -130,11 +131,10 @@ def main() -> int:
         print(f"{site}: no print/index.html; build the site first: .venv/bin/mkdocs build --strict", file=sys.stderr)
         return 1
     try:
-        pdf, epub = write_books(site, chromium)
+        pdf, epub, report = write_books(site, chromium, epubcheck)
     except (MarkupError, PdfError) as error:
         print(f"{site / 'print/index.html'}: {error}", file=sys.stderr)
         return 1
-    report = check_epub(epubcheck, epub)
     if report is not None:
         print(f"{epub}: epubcheck found problems:\n{report}", file=sys.stderr)
         return 1
