@@ -6,8 +6,8 @@ It reads the whole-book page that `mkdocs build` wrote (site/print/index.html), 
 of that build and no other; it runs after the build, not in a hook, so that `make serve` and the tests'
 many builds stay as fast as they were. Chromium prints the PDF (scripts/books/pdf.py); the EPUB is written
 from the same page (scripts/books/epub.py) and checked by epubcheck while Chromium prints; epubcheck must report
-nothing. A missing
-Chromium or epubcheck stops it with what to install (scripts/ensure_browser.py, scripts/ensure_epubcheck.py).
+nothing. A missing Chromium or epubcheck stops it with what to install (scripts/ensure_browser.py,
+scripts/ensure_epubcheck.py).
 """
 
 from __future__ import annotations
