@@ -45,6 +45,7 @@ class PdfError(RuntimeError):
 # as textContent and into CSS strings through CSS.escape (an escaped identifier is a valid string body).
 _PREPARE = """
 ({title, subtitle, version, date, licence}) => {
+  document.title = title;  // the PDF's own title (Chromium writes the page's)
   const typeset = document.querySelector(".md-content__inner");
   for (const old of typeset.querySelectorAll(":scope > h1, :scope > .grpo-book-note, :scope > noscript"))
     old.remove();

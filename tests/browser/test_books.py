@@ -134,6 +134,7 @@ def test_the_pdf_pages_carry_numbers_and_the_chapters_title_and_the_title_page_i
         capture_output=True,
         check=True,
     ).stdout.split(" ", 1)
+    assert pdf.metadata is not None and pdf.metadata.title == "GRPO, computed"  # what a reader's list shows
     title_page = pdf.pages[0].extract_text()
     assert "GRPO, computed" in title_page and f"commit {commit[0]}" in title_page and commit[1].strip() in title_page
 
