@@ -162,12 +162,14 @@ def test_the_pdf_has_no_tex_source_and_no_words_for_controls(built_books: Path, 
     assert CONTROL_WORDS.findall(_pages_text(pdf, 1, guide - 1)) == []
 
 
-def test_the_pdf_is_tagged_and_embeds_its_fonts(pdf: PdfReader) -> None:
+def test_the_pdf_is_tagged_embeds_its_fonts_and_draws_its_figures_as_vectors(pdf: PdfReader) -> None:
     root = pdf.root_object
     mark_info = root["/MarkInfo"].get_object()
     assert isinstance(mark_info, DictionaryObject) and mark_info["/Marked"] and "/StructTreeRoot" in root
-    unembedded = set()
-    for page in pdf.pages:
+    unembedded, images = set(), []
+    for number, page in enumerate(pdf.pages, start=1):
+        drawings = page.get("/Resources", {}).get("/XObject", {})
+        images += [number for drawing in drawings.values() if drawing.get_object().get("/Subtype") == "/Image"]
         fonts = page.get("/Resources", {}).get("/Font", {})
         for font in fonts.values():
             font = font.get_object()
@@ -179,7 +181,7 @@ def test_the_pdf_is_tagged_and_embeds_its_fonts(pdf: PdfReader) -> None:
                 )
                 if not embedded:
                     unembedded.add(str(part.get("/BaseFont")))
-    assert unembedded == set()
+    assert unembedded == set() and images == []  # the plots are SVG: paths, not pictures
 
 
 def test_the_epub_has_a_file_per_chapter_a_navigation_and_mathml_and_no_script(built_books: Path) -> None:
