@@ -197,6 +197,9 @@ def test_the_epub_has_a_file_per_chapter_a_navigation_and_mathml_and_no_script(b
     assert 'href="grpo.xhtml#grpo--worked-example-the-easy-group"' in navigation
     grpo = files["OEBPS/grpo.xhtml"]
     assert grpo.count("<math ") >= 10 and "katex-html" not in grpo
+    # a formula is its MathML alone: not hidden from screen readers, and without the site's label beside it
+    policy_gradients = files["OEBPS/policy-gradients.xhtml"]
+    assert "grpo-sr-only" not in policy_gradients and '"katex" aria-hidden' not in policy_gradients
     assert re.search(r'href="grpo.xhtml" [^>]*properties="mathml"', package)
     assert re.search(r'<item id="c-policy-gradients" [^>]*properties="mathml svg"', package)
     assert not any("<script" in text for name, text in files.items() if name.endswith(".xhtml"))
