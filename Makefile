@@ -4,7 +4,7 @@
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 
-.PHONY: serve test build check browser faketime screenshots benchmark lock clean
+.PHONY: serve test build check browser faketime epubcheck screenshots benchmark lock clean
 
 ## Preview the book at http://127.0.0.1:8000/ with live reload; another address: `make serve ADDR=127.0.0.1:8123`.
 ## --dirty: a save rebuilds only the pages it changes (hooks/site/incremental.py keeps the rest of the site exact).
@@ -13,21 +13,23 @@ serve: $(VENV)/.installed node_modules/.installed
 	$(VENV)/bin/mkdocs serve --livereload --dirty --dev-addr $(ADDR)
 
 ## Run every test: the math, the hooks, the built site and the widgets in a real browser.
-test: $(VENV)/.installed node_modules/.installed browser faketime
+test: $(VENV)/.installed node_modules/.installed browser faketime epubcheck
 	$(PYTHON) -m pytest
 
 ## Check the whole book in about a second, without a site build: placeholders, formulas, typed numbers, data files.
 check: $(VENV)/.installed node_modules/.installed
 	$(PYTHON) scripts/check_chapters.py
 
-## Build the site into site/ exactly as it is published; SITE_URL is the address it is published at.
-build: $(VENV)/.installed node_modules/.installed
+## Build the site into site/ exactly as it is published, with the book as site/book.pdf and site/book.epub (linked
+## from every page's footer); SITE_URL is the address it is published at.
+build: $(VENV)/.installed node_modules/.installed browser epubcheck
 	@case "$$SITE_URL" in ""|*127.0.0.1*|*localhost*) \
 	  echo "SITE_URL is '$$SITE_URL': the canonical links, og:url and the sitemap will name this machine;" \
 	    "to publish, run SITE_URL=https://your.host/path/ make build" >&2; \
 	  if [ -n "$$GITHUB_ACTIONS" ]; then echo "error: a published build needs its address" >&2; exit 1; fi ;; \
 	esac
-	$(VENV)/bin/mkdocs build --strict
+	BOOK_FILES=1 $(VENV)/bin/mkdocs build --strict
+	$(PYTHON) -m scripts.books site
 
 ## Screenshots of the built site (light, dark, desktop, phone) into screenshots/: `make screenshots PAGES="grpo"`.
 screenshots: build browser
@@ -37,9 +39,13 @@ screenshots: build browser
 benchmark: $(VENV)/.installed node_modules/.installed browser
 	benchmarks/run
 
-## Find a Chromium for the browser tests, or install one; stops with what to install if it cannot.
+## Find a Chromium for the browser tests and the PDF, or install one; stops with what to install if it cannot.
 browser: $(VENV)/.installed
 	$(PYTHON) scripts/ensure_browser.py
+
+## Find epubcheck (and Java) to check the EPUB, or install it; stops with what to install if it cannot.
+epubcheck: $(VENV)/.installed
+	$(PYTHON) scripts/ensure_epubcheck.py
 
 ## Find libfaketime for the reproducibility test, or install it; stops with what to install if it cannot.
 faketime: $(VENV)/.installed

@@ -5,7 +5,8 @@ build` process. Warm: the same command again in that clone (Python's bytecode an
 on disk). Math off: GRPO_BOOK_MATH=off (hooks/site/math_switch.py), the same command otherwise. Every
 timed build is `mkdocs build` without --strict, because a strict build refuses math off; --strict
 only turns warnings into a failed exit, and one strict build of the clone checks that there are none.
-`make check` (scripts/check_chapters.py) is timed in the warm clone, as an author runs it while writing.
+`make check` (scripts/check_chapters.py) is timed in the warm clone, as an author runs it while writing, and
+the book's PDF and EPUB (scripts/books/, what `make build` adds after MkDocs) from that clone's strict build.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from benchmarks.common import MATH_OFF, PYTHON, Timing, fresh_clone, mkdocs_build_command, timed_run
 
 CHECK_COMMAND = [PYTHON, "scripts/check_chapters.py"]  # `make check`: every page and data file, no site build
+BOOKS_COMMAND = [PYTHON, "-m", "scripts.books", "site-strict"]  # book.pdf and book.epub, epubcheck included
 
 
 def _cold(scratch: Path, name: str, repeats: int, extra_env: dict[str, str] | None) -> tuple[Timing, Path]:
@@ -37,6 +39,7 @@ def measure(scratch: Path, repeats: int) -> dict[str, object]:
     warm_off = _warm(clone_off, repeats, MATH_OFF)
     strict = timed_run(mkdocs_build_command(clone / "site-strict", strict=True), clone)
     check = Timing([timed_run(CHECK_COMMAND, clone) for _ in range(repeats)])
+    books = Timing([timed_run(BOOKS_COMMAND, clone) for _ in range(repeats)])
     return {
         "cold": cold.to_json(),
         "cold_math_off": cold_off.to_json(),
@@ -44,6 +47,7 @@ def measure(scratch: Path, repeats: int) -> dict[str, object]:
         "warm_math_off": warm_off.to_json(),
         "strict_build_seconds": strict,
         "check": check.to_json(),
+        "book_files": books.to_json(),
         "cold_over_cold_math_off": cold.median / cold_off.median,
         "warm_over_warm_math_off": warm.median / warm_off.median,
         "site": str(clone / "site"),

@@ -85,6 +85,11 @@ def _builds(builds: dict[str, Any], rebuild: dict[str, Any] | None) -> list[str]
             f"| `make check` (every page and data file, no site build), warm clone | {_seconds(builds['check'])} "
             "| – | – |"
         )
+    if "book_files" in builds:
+        lines.append(
+            "| the book as PDF and EPUB, checked by epubcheck (`python -m scripts.books`: what `make build` adds "
+            f"after MkDocs), warm clone | {_seconds(builds['book_files'])} | – | – |"
+        )
     if rebuild:
         lines += [
             f"| full rebuild after a one-word edit of {rebuild['chapter']}, in-process as `mkdocs serve` (no --dirty) "

@@ -1,4 +1,4 @@
-"""Find a Chromium for the browser tests, or install one.
+"""Find a Chromium for the browser tests and for printing the book's PDF (scripts/books/), or install one.
 
 In order: $CHROMIUM_PATH; a chromium (or chrome) on PATH; the browser Playwright downloaded earlier;
 Playwright's own download, where the network allows it; Debian's `chromium` package, when run as
@@ -15,7 +15,8 @@ from pathlib import Path
 
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 HOW_TO_INSTALL = (
-    "No Chromium found for the browser tests. Install one, then run `make test` again:\n"
+    "No Chromium found for the browser tests and the book's PDF. Install one, then run `make test` or\n"
+    "`make build` again:\n"
     "  Debian/Ubuntu: sudo apt-get install chromium   (or chromium-browser)\n"
     "  elsewhere:     .venv/bin/python -m playwright install chromium\n"
     "  or point CHROMIUM_PATH at any Chromium or Chrome executable."

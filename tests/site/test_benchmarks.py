@@ -138,3 +138,11 @@ def test_a_synthetic_book_is_a_config_mkdocs_loads(tmp_path: Path) -> None:
     assert any("Copy 1" in item for item in config["nav"] if isinstance(item, dict))
     [snippets] = [e for e in config["markdown_extensions"] if e == "pymdownx.snippets"]
     assert config["mdx_configs"][snippets]["base_path"] == str(project)  # the copy's own folder, not the book's
+
+
+def test_the_report_gives_the_time_of_the_book_files_only_when_measured() -> None:
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
+    results["builds"].pop("book_files", None)
+    assert "the book as PDF and EPUB" not in render(results, "")
+    results["builds"]["book_files"] = {"median": 19.5, "min": 19.0, "max": 21.0, "runs": [19.0, 19.5, 21.0]}
+    assert "the book as PDF and EPUB, checked by epubcheck" in render(results, "")

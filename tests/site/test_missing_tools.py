@@ -1,7 +1,7 @@
 """What a reader of the README lacks, the build and the tests say, with what to install: never a traceback.
 
 Each case takes a real tool away (Node.js from PATH, KaTeX or one of its files from node_modules, numpy
-from the Python, Chromium, libfaketime) and runs the real command.
+from the Python, Chromium, libfaketime, epubcheck and Java) and runs the real command.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from scripts.ensure_browser import HOW_TO_INSTALL as HOW_TO_INSTALL_CHROMIUM
+from scripts.ensure_browser import find_chromium
+from scripts.ensure_epubcheck import HOW_TO_INSTALL as HOW_TO_INSTALL_EPUBCHECK
 from scripts.ensure_faketime import HOW_TO_INSTALL as HOW_TO_INSTALL_FAKETIME
 from tests.conftest import ROOT, copy_project, mkdocs_build
 
@@ -109,3 +111,25 @@ def test_without_faketime_the_reproducibility_test_says_what_to_install(tmp_path
     output = result.stdout + result.stderr
     assert result.returncode != 0 and HOW_TO_INSTALL_FAKETIME.splitlines()[0] in output
     assert "sudo apt-get install faketime" in output and "Traceback" not in output
+
+
+def _books(tmp_path: Path, **env: str) -> str:
+    """`python -m scripts.books` as `make build` runs it, on a folder that is no site (it looks for its tools first)."""
+    command = [sys.executable, "-m", "scripts.books", str(tmp_path)]
+    result = subprocess.run(
+        command, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    return result.stderr
+
+
+def test_without_chromium_the_book_files_say_what_to_install(tmp_path: Path) -> None:
+    stderr = _books(tmp_path, CHROMIUM_PATH=str(tmp_path / "no-chromium-here"))
+    assert HOW_TO_INSTALL_CHROMIUM.splitlines()[0] in stderr and "sudo apt-get install chromium" in stderr
+
+
+def test_without_java_or_epubcheck_the_book_files_say_what_to_install(tmp_path: Path) -> None:
+    chromium = find_chromium()
+    assert chromium is not None
+    stderr = _books(tmp_path, CHROMIUM_PATH=chromium, PATH=_path_with_only(tmp_path, "git"))
+    assert HOW_TO_INSTALL_EPUBCHECK.splitlines()[0] in stderr and "sudo apt-get install epubcheck" in stderr

@@ -44,7 +44,7 @@ def test_it_runs_on_every_push_to_main_and_every_pull_request(workflow: dict[Any
 
 def test_the_test_job_runs_the_readmes_test_command_with_what_it_needs(workflow: dict[Any, Any]) -> None:
     assert _runs(workflow, "test")[-1] == "make test"
-    assert any("faketime" in run for run in _runs(workflow, "test"))
+    assert any("faketime" in run and "epubcheck" in run for run in _runs(workflow, "test"))
     assert _uses(workflow, "test")[:3] == ["actions/checkout", "actions/setup-python", "actions/setup-node"]
     python = next(s for s in _steps(workflow, "test") if s.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["python-version"] == "3.11"  # pyproject's requires-python, and the lock's Python
@@ -66,6 +66,9 @@ def test_main_is_built_in_strict_mode_for_its_pages_address_and_deployed(workflo
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     build_recipe = makefile.split("\nbuild:", 1)[1].split("\n\n", 1)[0]
     assert "mkdocs build --strict" in build_recipe
+    # and the book as PDF and EPUB, which need epubcheck on the runner (Chrome is there already)
+    assert "-m scripts.books site" in build_recipe and "BOOK_FILES=1" in build_recipe
+    assert any("install -y epubcheck" in run for run in _runs(workflow, "publish"))
 
 
 def test_its_commands_are_the_readmes_and_its_actions_are_pinned(workflow: dict[Any, Any]) -> None:
