@@ -15,31 +15,20 @@ book's own log line says how many pages each edit rebuilt.
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 import time
-import urllib.request
 from pathlib import Path
 
 from benchmarks.common import PYTHON, Timing, environment, fresh_clone
+from benchmarks.serve_rebuild import free_port, page_text
 from benchmarks.synthetic import make_book
 
 LIVE_RELOAD = re.compile(r"<script>\s*var livereload.*?</script>", re.DOTALL)
 REBUILT = re.compile(r"grpo: (?:rebuilding (\d+) of (\d+) pages|building all (\d+) pages)")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _page(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return LIVE_RELOAD.sub("", response.read().decode("utf-8"))
-    except OSError:
-        return ""
+    return LIVE_RELOAD.sub("", page_text(url))
 
 
 def _wait_for_change(url: str, before: str, timeout: float = 120) -> float:
@@ -77,7 +66,7 @@ EDITS = {"chapter": (_edit_chapter, "grpo/"), "data": (_edit_data, "ppo/"), "cod
 
 
 def _serve(project: Path, repeats: int) -> dict[str, object]:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/"
     log_path = project / "serve.log"
     command = [PYTHON, "-m", "mkdocs", "serve", "--livereload", "--dirty", "--dev-addr", f"127.0.0.1:{port}"]

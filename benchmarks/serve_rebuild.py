@@ -40,13 +40,14 @@ def in_process(project: Path, repeats: int, extra_env: dict[str, str] | None) ->
     return Timing([float(s) for s in json.loads(result.stdout.strip().splitlines()[-1])["seconds"]])
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
-def _page(url: str) -> str:
+def page_text(url: str) -> str:
+    """The page's HTML, or '' while the server cannot answer."""
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
             return str(response.read().decode("utf-8"))
@@ -58,7 +59,7 @@ def _wait_for(url: str, text: str, timeout: float) -> float:
     """Poll url every 10 ms until its body holds text; the time it took."""
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
-        if text in _page(url):
+        if text in page_text(url):
             return time.perf_counter() - start
         time.sleep(0.01)
     raise TimeoutError(f"{url} did not show {text!r} within {timeout} s")
@@ -66,7 +67,7 @@ def _wait_for(url: str, text: str, timeout: float) -> float:
 
 def real_serve(project: Path, repeats: int, extra_env: dict[str, str] | None) -> Timing:
     chapter = edited_chapter(project)
-    port = _free_port()
+    port = free_port()
     page = chapter.relative_to(project / "docs").with_suffix("")
     path = (page.parent if page.name == "index" else page).as_posix().removeprefix(".")
     url = f"http://127.0.0.1:{port}/" + (path + "/" if path else "")
