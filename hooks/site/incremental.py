@@ -26,6 +26,7 @@ code edit. `mkdocs build` (and `make build`) never use it: they build everything
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -193,14 +194,10 @@ def nav_view(page: Any) -> tuple[str | None, str]:
 def record(page: Any, before: PageRecord, search: list[dict[str, Any]]) -> PageRecord:
     """The page as this build read and rendered it (at on_page_context, after the search plugin's turn)."""
     links = page.links_to_anchors
-    return PageRecord(
-        source=before.source,
-        used=before.used,
-        read=before.read,
-        expanded=before.expanded,
+    return dataclasses.replace(  # what on_page_markdown and on_env noted stays: source, subjects, expansion, nav view
+        before,
         markdown=page.markdown,
         meta=copy.deepcopy(page.meta),
-        nav_view=before.nav_view,
         content=page.content,
         toc=page.toc,
         title_from_render=page._title_from_render,
