@@ -294,14 +294,15 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """No placeholder is left in the page as a comment (hooks/checks.py check_html); the page's date is its
     sources' (hooks/site/build_date.py), its description is checked and escaped, an
-    element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
+    element that holds only a formula is named for screen readers and the search index leaves out each formula's
+    TeX (hooks/site/math_labels.py), and each table
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py)."""
     checks.check_html(html, checks.Source(_source_path(page, config), page.file.content_string), _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")
-    return tables.wrap(math_labels.label_lone_formulas(provenance.disclose(html, name)))
+    return tables.wrap(math_labels.tex_not_indexed(math_labels.label_lone_formulas(provenance.disclose(html, name))))
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:

@@ -6,6 +6,12 @@ axe-core, and with it Lighthouse, takes no element's name from MathML, so a link
 formula as its MathML reads, in Unicode (k3, πθ(o∣q)), names such an element: a link gets it as its
 aria-label and keeps its MathML; a header cell or a heading, which axe wants text in, gets it as text
 that only screen readers see, and its formula is hidden from them instead, so that it is read once.
+
+The search index leaves out the TeX: Material's search plugin indexes a page's text, and would take each
+formula's TeX annotation with its MathML ("\\pi_{\\theta}" in a result's preview). The annotation carries
+Material's `data-search-exclude`. KaTeX's HTML for the eye cannot, and stays indexed beside the MathML: the
+plugin matches excluded elements by tag name, so the first nested </span> would end the exclusion
+(mkdocs-material 9.8.1, material/plugins/search/plugin.py, Parser.handle_endtag).
 """
 
 from __future__ import annotations
@@ -18,6 +24,12 @@ _SPAN = re.compile(r"<span\b|</span>")
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 _ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
+_TEX_ANNOTATION = '<annotation encoding="application/x-tex">'  # as KaTeX opens it (katex_render.js)
+
+
+def tex_not_indexed(page: str) -> str:
+    """The page's HTML with each formula's TeX annotation kept out of the search index."""
+    return page.replace(_TEX_ANNOTATION, _TEX_ANNOTATION[:-1] + " data-search-exclude>")
 
 
 def label_lone_formulas(page: str) -> str:

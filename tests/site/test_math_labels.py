@@ -3,7 +3,9 @@ Lighthouse, takes none from MathML. Fed with the HTML the book's own Markdown an
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from hooks.site.math_labels import label_lone_formulas
 from tests.chapter_pipeline import page_html
@@ -28,3 +30,12 @@ def test_a_header_cell_that_is_only_a_formula_gets_text_for_screen_readers() -> 
 def test_an_element_named_already_or_holding_more_is_left_alone() -> None:
     page = page_html('<a href="#x" aria-label="the estimator">$`k_3`$</a> and ## $`k_3`$ then words')
     assert label_lone_formulas(page) == page
+
+
+def test_the_search_index_holds_no_formula_as_tex(built_site: Path) -> None:
+    # Indexed, the annotation put "\operatorname{mean}(r_1, \dots, r_G)" into the preview of a search result.
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    definition = next(doc["text"] for doc in docs if doc["location"] == "grpo/#the-definition")
+    assert "mean\u2061(r1,…,rG)" in definition  # the formula, as its MathML reads
+    tex = "r_1, \\dots, r_G"  # the TeX of that formula, which no page shows as code
+    assert [doc["location"] for doc in docs if tex in doc["text"]] == []
