@@ -25,7 +25,7 @@ WORKER = Path(__file__).with_name("math_worker.py")
 PYKATEX = "pykatex==0.1.1"  # KaTeX embedded in Python through QuickJS; installed only in a throwaway venv
 _FORMULA = re.compile(
     r'(<span class="katex-display">)?<span class="katex"><span class="katex-mathml">.*?'
-    r'<annotation encoding="application/x-tex">(.*?)</annotation>',
+    r'<annotation encoding="application/x-tex"[^>]*>(.*?)</annotation>',
     re.DOTALL,
 )
 

@@ -11,7 +11,8 @@ The rules keep the layers apart (hooks/README.md draws them):
 - grpo_examples/ knows nothing of the site: no MkDocs, Markdown, HTML, KaTeX or hooks.
 - hooks/checks.py (the checks `make check` and the build share) imports no MkDocs.
 - hooks/engine/ knows no chapter and no part of the site; hooks/chapters/ import from the hooks only
-  hooks.engine.contract; hooks/site/ knows neither the chapters nor the math.
+  hooks.engine.contract, and no escaping (html): data text crosses one boundary, in the engine;
+  hooks/site/ knows neither the chapters nor the math.
 - No import cycle among the modules of hooks/ and grpo_examples/, counting imports inside functions (an
   import moved into a function to dodge a cycle is still a cycle).
 """
@@ -108,6 +109,11 @@ def _rule(importer: str, module: str) -> str | None:
         and not _within(module, "hooks.engine.contract")
     ):
         return "a chapter's presentation imports only hooks.engine.contract from the hooks"
+    if _within(importer, "hooks.chapters") and _within(module, "html", "markupsafe"):
+        return (
+            "a layout escapes nothing: hand data text as it is to md(), join(), table() or code() "
+            "(hooks/engine/markdown.py is the one boundary)"
+        )
     if _within(importer, "hooks.site") and _within(module, "hooks.chapters", "grpo_examples"):
         return "the site layer knows neither the chapters nor the math"
     return None

@@ -23,6 +23,7 @@ from mkdocs.exceptions import PluginError
 
 from hooks import checks, events
 from hooks.engine.book import Book
+from hooks.engine.markdown import Markdown
 from hooks.engine.report import Report
 from hooks.engine.tree import Subject
 from hooks.engine.widget import Widget
@@ -111,7 +112,7 @@ def block(name_and_paths: str) -> str:
 def book_with(
     subjects: Mapping[str, Subject] | None = None,
     formulas: Mapping[tuple[type, str], Callable[..., str]] | None = None,
-    blocks: Mapping[str, Callable[..., str]] | None = None,
+    blocks: Mapping[str, Callable[..., Markdown]] | None = None,
     widgets: Mapping[str, Callable[..., Widget]] | None = None,
 ) -> Book:
     """The book's own Book with these subjects and layouts added (or, for a name it has, replacing its own)."""

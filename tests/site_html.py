@@ -11,7 +11,7 @@ from hooks.engine.numbers import MINUS
 _BLOCK_TAG = re.compile(r"</?(?:p|div|td|th|tr|li|ul|ol|h[1-6]|br|table|details|summary|figure|figcaption)\b[^>]*>")
 _TAG = re.compile(r"<[^>]+>")
 _CODE = re.compile(r"<code\b[^>]*>(.*?)</code>", re.DOTALL)
-_ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
+_ANNOTATION = re.compile(r'<annotation encoding="application/x-tex"[^>]*>(.*?)</annotation>', re.DOTALL)
 _RESOURCE = re.compile(r'<(?:script|img|iframe|source|video|audio)\b[^>]*?\bsrc="([^"]+)"', re.IGNORECASE)
 _LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 _LOADING_REL = re.compile(r'\brel="(?:stylesheet|icon|preload|modulepreload|manifest|apple-touch-icon)"')

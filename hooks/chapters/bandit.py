@@ -5,10 +5,9 @@ variance curve and the simulation's histograms. Every number is a field of grpo_
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from html import escape
 
 import grpo_examples as gx
-from hooks.engine.contract import Blocks, Formulas, decimal, escape_markdown, relation, svg, table, tex_term
+from hooks.engine.contract import Blocks, Formulas, Markdown, decimal, join, md, relation, svg, table, tex_term
 
 # ---------------------------------------------------------------- formulas: the general form, then the numbers
 
@@ -123,14 +122,14 @@ FORMULAS: Formulas = {
 BASELINE_LABELS = {"none": "no baseline, b = 0", "expected": "b = J", "leave-one-out": "leave-one-out (RLOO)"}
 
 
-def _number(value: float, signed: bool = False) -> str:
+def _number(value: float, signed: bool = False) -> Markdown:
     return decimal(value).prose(signed=signed)
 
 
-def _vector(values: Sequence[float]) -> str:
+def _vector(values: Sequence[float]) -> Markdown:
     """(+0.7, −0.4, −0.2, −0.1): one signed entry per logit, kept on one line in a table cell."""
-    entries = ", ".join(_number(float(v), signed=True) for v in values)
-    return f'<span class="grpo-vector">({entries})</span>'
+    entries = join(", ", (_number(float(v), signed=True) for v in values))
+    return md('<span class="grpo-vector">({})</span>', entries)
 
 
 def _equals(value: float) -> str:
@@ -139,21 +138,28 @@ def _equals(value: float) -> str:
     return ("= " if shown.exact else "") + shown.prose()
 
 
-def bandit_menu(bandit: gx.Bandit) -> str:
+def bandit_menu(bandit: gx.Bandit) -> Markdown:
     """The prompt, its candidate responses, the checker's rewards and the policy's probabilities."""
     rows = [
-        [str(c), escape_markdown(x.text), f"{x.accuracy:g}", f"{x.format:g}", f"{x.reward:g}", _number(x.probability)]
+        [str(c), x.text, f"{x.accuracy:g}", f"{x.format:g}", f"{x.reward:g}", _number(x.probability)]
         for c, x in bandit.candidates.items()
     ]
-    header = ["$`c`$", "candidate response", "accuracy", "format", "reward $`r(c)`$", r"$`\pi_\theta(c \mid q)`$"]
-    intro = f"**{escape_markdown(bandit.question)}** (reference answer: {escape_markdown(bandit.answer)})"
-    return intro + "\n\n" + table(header, rows)
+    header = [
+        Markdown("$`c`$"),
+        "candidate response",
+        "accuracy",
+        "format",
+        Markdown("reward $`r(c)`$"),
+        Markdown(r"$`\pi_\theta(c \mid q)`$"),
+    ]
+    intro = md("**{}** (reference answer: {})", bandit.question, bandit.answer)
+    return join("\n\n", [intro, table(header, rows)])
 
 
-def _estimates_table(baseline: gx.Baseline) -> str:
+def _estimates_table(baseline: gx.Baseline) -> Markdown:
     """One baseline's table: each candidate's weight r(c) − b, its one-sample estimate and squared miss, then
     the π-weighted averages (the true gradient and the variance)."""
-    rows = [
+    rows: list[list[str]] = [
         [
             str(c + 1),
             _number(baseline.probabilities[c]),
@@ -163,36 +169,39 @@ def _estimates_table(baseline: gx.Baseline) -> str:
         ]
         for c in range(len(baseline.probabilities))
     ]
-    rows.append(["**average**", "", "", _vector(baseline.mean), "**" + _number(baseline.variance) + "**"])
+    rows.append([Markdown("**average**"), "", "", _vector(baseline.mean), md("**{}**", _number(baseline.variance))])
     header = [
-        "$`c`$",
-        r"$`\pi_\theta(c \mid q)`$",
-        "weight $`r(c) - b`$",
-        r"estimate $`\hat{g}(c)`$",
-        r"squared miss $`\lVert \hat{g}(c) - \nabla_\theta J \rVert^2`$",
+        Markdown("$`c`$"),
+        Markdown(r"$`\pi_\theta(c \mid q)`$"),
+        Markdown("weight $`r(c) - b`$"),
+        Markdown(r"estimate $`\hat{g}(c)`$"),
+        Markdown(r"squared miss $`\lVert \hat{g}(c) - \nabla_\theta J \rVert^2`$"),
     ]
     return table(header, rows)
 
 
-def bandit_estimates(bandit: gx.Bandit) -> str:
+def bandit_estimates(bandit: gx.Bandit) -> Markdown:
     """The one-sample estimate each candidate gives, without a baseline and with b = J, side by side in two
     tables; their π-weighted averages are the true gradient (both) and the two variances."""
     expected = decimal(bandit.baselines["expected"].b)
     parts = [
-        "**Without a baseline** ($`b = 0`$): the weight is the reward.",
+        Markdown("**Without a baseline** ($`b = 0`$): the weight is the reward."),
         _estimates_table(bandit.baselines["none"]),
-        f"**With the expected reward as the baseline** ($`b = J {expected.relation} {expected.tex()}`$):",
+        # TeX of a number the book formatted: no data text reaches TeX
+        Markdown(f"**With the expected reward as the baseline** ($`b = J {expected.relation} {expected.tex()}`$):"),
         _estimates_table(bandit.baselines["expected"]),
-        "Each row is what one sample would say if the policy drew candidate $`c`$: the estimate, its weight "
-        "times the score of $`c`$, and its squared distance from the true gradient "
-        f"{_vector(bandit.gradient)}. The last row of each table averages the column with the weights "
-        "$`\\pi_\\theta(c \\mid q)`$: both estimates average to the true gradient, and the squared misses "
-        "average to each estimate's variance.",
+        md(
+            "Each row is what one sample would say if the policy drew candidate $`c`$: the estimate, its weight "
+            "times the score of $`c`$, and its squared distance from the true gradient {}. The last row of each "
+            "table averages the column with the weights $`\\pi_\\theta(c \\mid q)`$: both estimates average to "
+            "the true gradient, and the squared misses average to each estimate's variance.",
+            _vector(bandit.gradient),
+        ),
     ]
-    return "\n\n".join(parts)
+    return join("\n\n", parts)
 
 
-def variance_curve(bandit: gx.Bandit) -> str:
+def variance_curve(bandit: gx.Bandit) -> Markdown:
     """Var(b) for constant baselines from 0 to the largest reward: a parabola, with b = 0 and b = J marked."""
     curve = bandit.variance_curve
     top = float(bandit.max_reward)
@@ -223,10 +232,10 @@ def variance_curve(bandit: gx.Bandit) -> str:
         "largest reward. It is a parabola: subtracting the expected reward J lands close to its lowest point, "
         "and any b leaves the average estimate unchanged."
     )
-    return svg.figure(chart, escape(caption))
+    return svg.figure(chart, caption)
 
 
-def simulation_histogram(bandit: gx.Bandit) -> str:
+def simulation_histogram(bandit: gx.Bandit) -> Markdown:
     """The simulated groups' estimates of the best candidate's gradient entry, without and with b = J."""
     best = bandit.best
     names = ("none", "expected")
@@ -256,13 +265,13 @@ def simulation_histogram(bandit: gx.Bandit) -> str:
         "dashed line, the true gradient; subtracting the baseline narrows them. Each panel is scaled to its own "
         "tallest bar."
     )
-    return svg.figure(chart, escape(caption))
+    return svg.figure(chart, caption)
 
 
-def simulation_table(bandit: gx.Bandit) -> str:
+def simulation_table(bandit: gx.Bandit) -> Markdown:
     """Simulated against exact: the mean of the best logit's entry and the variance of a group's estimate."""
     best = bandit.best
-    rows = []
+    rows: list[list[str]] = []
     for name in ("none", "expected", "leave-one-out"):
         simulated = bandit.simulation[name]
         exact = bandit.baselines.get(name)  # leave-one-out is not a constant: the exact sums do not apply to it
@@ -278,13 +287,13 @@ def simulation_table(bandit: gx.Bandit) -> str:
         )
     header = [
         "baseline",
-        f"mean estimate of $`\\partial J / \\partial \\theta_{best.number}`$, simulated",
+        md("mean estimate of $`\\partial J / \\partial \\theta_{}`$, simulated", best.number),
         "exact",
         f"variance of a group's estimate, summed over the {bandit.K} logits, simulated",
-        "exact, $`\\operatorname{Var}(b) / G`$",
+        Markdown("exact, $`\\operatorname{Var}(b) / G`$"),
         f"groups that would not raise candidate {best.number}",
     ]
-    after = (
+    after = Markdown(  # numbers and the hooks' own words only
         f"{bandit.batches} groups of "
         f"G = {bandit.G}, drawn with seed {bandit.seed}. The mean columns are the entry for candidate {best.number} "
         f"alone; the variance columns add up the variances of all {bandit.K} entries of the gradient, as "
@@ -293,7 +302,7 @@ def simulation_table(bandit: gx.Bandit) -> str:
         "baseline depends on the other samples of the group, so those sums do not apply to it: the simulation is "
         "how this page measures it."
     )
-    return table(header, rows) + "\n\n" + after
+    return join("\n\n", [table(header, rows), after])
 
 
 BLOCKS: Blocks = {

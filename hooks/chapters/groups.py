@@ -14,13 +14,15 @@ from hooks.engine.contract import (
     Blocks,
     Formulas,
     LayoutError,
+    Markdown,
     Widget,
     Widgets,
     code,
     count_words,
     decimal,
-    escape_markdown,
+    join,
     math_block,
+    md,
     relation,
     reward_tex,
     table,
@@ -156,7 +158,7 @@ def _weight_sentence(group: gx.Group) -> str:
     )
 
 
-def worked_example(group: gx.Group) -> str:
+def worked_example(group: gx.Group) -> Markdown:
     """The step-by-step statistics and both advantages of one group."""
     if group.is_binary:
         variance_intro = (
@@ -188,18 +190,18 @@ def worked_example(group: gx.Group) -> str:
         steps += ["", f"{number}. **The advantage of {who}.**", *math_block(advantage_tex(group, outcome), indent=4)]
         number += 1
     steps += ["", f"    {_weight_sentence(group)}"]
-    return "\n".join(steps)
+    return Markdown("\n".join(steps))  # the hooks' own words and numbers: no data text
 
 
 def _rewards_cell(group: gx.Group) -> str:
     return ", ".join(f"{float(r):g}" for r in group.rewards)
 
 
-def compare(first: gx.Group, second: gx.Group, *more: gx.Group) -> str:
+def compare(first: gx.Group, second: gx.Group, *more: gx.Group) -> Markdown:
     """Two or more groups side by side: the same formula, different training signals."""
     rows = [
         [
-            escape_markdown(group.title),
+            group.title,
             _rewards_cell(group),
             f"{group.count['correct']} of {group.G}",
             decimal(group.mean).prose(),
@@ -212,7 +214,7 @@ def compare(first: gx.Group, second: gx.Group, *more: gx.Group) -> str:
     return table(["group", "rewards r", "correct", "mean μ", "std σ", "A, correct", "A, wrong"], rows)
 
 
-def deviations(first: gx.Group, *more: gx.Group) -> str:
+def deviations(first: gx.Group, *more: gx.Group) -> Markdown:
     """r − μ before and after dividing by σ: the division puts every group on the same scale."""
     rows = []
     for group in (first, *more):
@@ -220,11 +222,11 @@ def deviations(first: gx.Group, *more: gx.Group) -> str:
             raise LayoutError(f"it needs groups whose rewards differ; {group.name} is all equal")
         rows.append(
             [
-                escape_markdown(group.title),
+                group.title,
                 _rewards_cell(group),
-                ", ".join(decimal(o.deviation).prose(signed=True) for o in group.outcomes),
+                join(", ", (decimal(o.deviation).prose(signed=True) for o in group.outcomes)),
                 decimal(group.std).prose(),
-                ", ".join(decimal(o.advantage).prose(signed=True) for o in group.outcomes),
+                join(", ", (decimal(o.advantage).prose(signed=True) for o in group.outcomes)),
                 decimal(group.spread_of_advantages).prose(),
             ]
         )
@@ -239,24 +241,24 @@ def deviations(first: gx.Group, *more: gx.Group) -> str:
     return table(header, rows)
 
 
-def group_table(group: gx.Group) -> str:
+def group_table(group: gx.Group) -> Markdown:
     """Every response of one group: its text, its extracted answer, its reward and its advantage."""
     rows = [
         [
             str(i),
-            escape_markdown(response.text),
-            escape_markdown(response.answer or "none"),
+            response.text,
+            response.answer or "none",
             f"{response.reward:g}",
             # no-break spaces: a rounded advantage's "≈" never ends a line with its number on the next
-            decimal(response.advantage).prose(signed=True).replace(" ", NBSP),
+            Markdown(decimal(response.advantage).prose(signed=True).replace(" ", NBSP)),
         ]
         for i, response in enumerate(group.responses, start=1)
     ]
-    intro = f"**{escape_markdown(group.question)}** (reference answer: {escape_markdown(group.answer)})"
-    return intro + "\n\n" + table(["i", "response oᵢ", "final answer", "reward rᵢ", "advantage Aᵢ"], rows)
+    intro = md("**{}** (reference answer: {})", group.question, group.answer)
+    return join("\n\n", [intro, table(["i", "response oᵢ", "final answer", "reward rᵢ", "advantage Aᵢ"], rows)])
 
 
-def conventions(group: gx.Group) -> str:
+def conventions(group: gx.Group) -> Markdown:
     """One group's advantages under the book's population std and under TRL's and verl's sample std."""
     rows = []
     for key, convention in gx.CONVENTIONS.items():
@@ -264,7 +266,7 @@ def conventions(group: gx.Group) -> str:
         std = variant.std
         rows.append(
             [
-                escape_markdown(convention.label),
+                convention.label,
                 "G" if convention.ddof == 0 else "G − 1",
                 "—" if isinstance(std, gx.Undefined) else decimal(std).prose(),
                 *(
@@ -276,17 +278,17 @@ def conventions(group: gx.Group) -> str:
     return table(["convention", "std divides by", "std σ", "A, correct", "A, wrong"], rows)
 
 
-def _answer_code(text: str | None) -> str:
+def _answer_code(text: str | None) -> Markdown:
     """An answer as the checker sees it, in code so that TeX stays literal; '(none)' when there is none."""
-    return "(none)" if text is None else code(text)
+    return Markdown("(none)") if text is None else code(text)
 
 
-def verifier_steps(group: gx.Group) -> str:
+def verifier_steps(group: gx.Group) -> Markdown:
     """One row per response: the text, what extraction found, its normalised form, accuracy and format rewards."""
     rows = [
         [
             str(i),
-            escape_markdown(response.text),
+            response.text,
             _answer_code(response.answer),
             _answer_code(response.normalised),
             f"{response.reward:g}",
@@ -294,12 +296,14 @@ def verifier_steps(group: gx.Group) -> str:
         ]
         for i, response in enumerate(group.responses, start=1)
     ]
-    intro = (
-        f"**{escape_markdown(group.question)}** Reference answer {_answer_code(group.answer)}, "
-        f"normalised to {_answer_code(group.answer_normalised)}."
+    intro = md(
+        "**{}** Reference answer {}, normalised to {}.",
+        group.question,
+        _answer_code(group.answer),
+        _answer_code(group.answer_normalised),
     )
     header = ["i", "response oᵢ", "extracted", "normalised", "accuracy rᵢ", "format"]
-    return intro + "\n\n" + table(header, rows)
+    return join("\n\n", [intro, table(header, rows)])
 
 
 NBSP = "\u00a0"
@@ -314,41 +318,41 @@ VARIANTS = (
 )
 
 
-def _variant_cell(variant: gx.Variant) -> str:
+def _variant_cell(variant: gx.Variant) -> Markdown:
     """✓ the advantage of a correct response, ✗ of a wrong one, one per line; — where the group has none."""
     lines = []
     for mark, outcome in (("✓", "correct"), ("✗", "wrong")):
         value = variant.advantage.get(outcome)
         shown = "—" if value is None else decimal(value).prose(signed=True)
         lines.append(f"{mark} {shown}".replace(" ", NBSP))  # one line each: a sign never parts from its number
-    return "<br>".join(lines)
+    return Markdown("<br>".join(lines))
 
 
-def _who(label: str, formula: str) -> str:
+def _who(label: str, formula: str) -> Markdown:
     """A row's name in bold, and under it the formula on one line."""
-    return f"**{escape_markdown(label)}**<br>{formula.replace(' ', NBSP)}"
+    return md("**{}**<br>{}", label, formula.replace(" ", NBSP))
 
 
-def advantage_variants(first: gx.Group, *more: gx.Group) -> str:
+def advantage_variants(first: gx.Group, *more: gx.Group) -> Markdown:
     """Every variant's advantages (rows) on every named group (columns), and which groups DAPO keeps."""
     groups = (first, *more)
     for group in groups:
         if not group.is_binary:
             raise LayoutError(f"it shows 0/1 rewards; {group.name} has {_rewards(group)}")
-    header = ["who computes it, and how", *(f"{g.name} ({g.count['correct']} of {g.G} right)" for g in groups)]
-    rows = [
+    header = ["who computes it, and how", *(md("{} ({} of {} right)", g.name, g.count["correct"], g.G) for g in groups)]
+    rows: list[list[str]] = [
         [_who(label, formula), *(_variant_cell(g.variants[key]) for g in groups)] for key, label, formula in VARIANTS
     ]
     rows.append(
         [
             _who("DAPO's dynamic sampling", "keep if 0 < right < G"),
-            *("kept" if g.kept else "**dropped**" for g in groups),
+            *("kept" if g.kept else Markdown("**dropped**") for g in groups),
         ]
     )
-    return table(header, rows) + "\n\n✓ is the advantage of a correct response, ✗ of a wrong one."
+    return join("\n\n", [table(header, rows), "✓ is the advantage of a correct response, ✗ of a wrong one."])
 
 
-def normalise_table(verifier: gx.Verifier) -> str:
+def normalise_table(verifier: gx.Verifier) -> Markdown:
     """Each spelling and the checker's canonical form of it."""
     rows = [[_answer_code(s.written), _answer_code(s.normalised)] for s in verifier.spellings]
     return table(["answer as written", "normalised"], rows)
@@ -373,13 +377,13 @@ BLOCKS: Blocks = {
 MIN_GROUP = 2
 MAX_GROUP = 16
 
-CAPTION = (
+CAPTION = Markdown(
     "**One prompt, one group.** Each row is one sampled response with its verifiable reward "
     "(1 correct, 0 wrong) and the advantage GRPO computes from the rewards of its own group, "
     "and from nothing else. Flip a response, add or remove one, or change the std convention: "
     "your browser recomputes every number from the rewards shown."
 )
-STATIC_CAPTION = (
+STATIC_CAPTION = Markdown(
     "**One prompt, one group.** Each row is one sampled response with its verifiable reward "
     "(1 correct, 0 wrong) and the advantage GRPO computes from the rewards of its own group, "
     "and from nothing else, as grpo_examples computed them when the book was built."
@@ -420,7 +424,7 @@ def widget_data(groups: Sequence[gx.Group]) -> dict[str, object]:
 def group_widget(first: gx.Group, *more: gx.Group) -> Widget:
     """The interactive group over these groups: `<!-- grpo:widget group easy hard -->`."""
     groups = (first, *more)
-    tables = "\n\n".join(group_table(group) for group in groups)
+    tables = join("\n\n", (group_table(group) for group in groups))
     return Widget("group", tables, widget_data(groups), CAPTION, STATIC_CAPTION)
 
 

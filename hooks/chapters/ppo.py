@@ -6,19 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from html import escape
 
 import grpo_examples as gx
 from hooks.engine.contract import (
     MAX_DECIMALS,
     Blocks,
     Formulas,
+    Markdown,
     Widget,
     Widgets,
     code,
     count_words,
     decimal,
-    escape_markdown,
+    join,
+    md,
     relation,
     svg,
     table,
@@ -107,38 +108,41 @@ FORMULAS: Formulas = {
 # ---------------------------------------------------------------- blocks
 
 
-def _number(value: float, signed: bool = False) -> str:
+def _number(value: float, signed: bool = False) -> Markdown:
     return decimal(value).prose(signed=signed)
 
 
 def _verdict(case: gx.WorkedClip) -> str:
     if case.binds:
-        return "**binds**"
+        return Markdown("**binds**")
     if case.inside:
         return "does not bind"
     return "unclipped term kept"
 
 
-def cases_table(ppo: gx.PPO) -> str:
+def cases_table(ppo: gx.PPO) -> Markdown:
     """Each case: A, rho from its two probabilities, where rho lies, both terms, their min, the clip, the gradient."""
     rows = [
         [
             _number(case.advantage, signed=True),
-            f"{_number(case.ratio)}, {case.position}",
+            md("{}, {}", _number(case.ratio), case.position),
             _number(case.unclipped),
             _number(case.clipped),
-            f"**{_number(case.objective)}**",
+            md("**{}**", _number(case.objective)),
             _verdict(case),
             _number(case.gradient, signed=True),
         ]
         for case in ppo.cases.values()
     ]
     header = ["A", "ρ", "ρA", "clip(ρ)·A", "L = min", "the clip", "∂L/∂ρ"]
-    intro = (
-        f"With ε = {_number(ppo.epsilon)}, the clip range is [{_number(ppo.clip.low)}, {_number(ppo.clip.high)}]; "
-        "clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). Each ρ is the quotient of the two probabilities its case sets."
+    intro = md(
+        "With ε = {}, the clip range is [{}, {}]; clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). "
+        "Each ρ is the quotient of the two probabilities its case sets.",
+        _number(ppo.epsilon),
+        _number(ppo.clip.low),
+        _number(ppo.clip.high),
     )
-    return intro + "\n\n" + table(header, rows)
+    return join("\n\n", [intro, table(header, rows)])
 
 
 def _curve_words(curve: gx.ClipCurve, plot: gx.ClipPlot) -> str:
@@ -154,7 +158,7 @@ def _curve_words(curve: gx.ClipCurve, plot: gx.ClipPlot) -> str:
     )
 
 
-def clip_plot(plot: gx.ClipPlot) -> str:
+def clip_plot(plot: gx.ClipPlot) -> Markdown:
     """L^CLIP against rho for a positive and a negative advantage, with rho A dotted and the clip range shaded."""
     ratios = list(plot.ratios)
     series, unclipped_x, unclipped_y = [], [], []
@@ -182,7 +186,7 @@ def clip_plot(plot: gx.ClipPlot) -> str:
         "beside the unclipped ρA (dotted). Where L runs flat the clip binds and the gradient is 0; "
         "everywhere else L follows ρA, so it is never above it."
     )
-    return svg.figure(chart, escape(caption))
+    return svg.figure(chart, caption)
 
 
 def _token(token: str) -> str:
@@ -190,7 +194,7 @@ def _token(token: str) -> str:
     return code(token.strip())
 
 
-def gae_table(gae: gx.Gae) -> str:
+def gae_table(gae: gx.Gae) -> Markdown:
     """Each token of the response: its reward, the critic's value before it, delta_t, and A_t at three lambdas."""
     rows = [
         [
@@ -206,32 +210,38 @@ def gae_table(gae: gx.Gae) -> str:
     ]
     lam = _number(gae.lam)
     header = ["t", "token oₜ", "rₜ", "V(sₜ)", "δₜ (λ = 0)", f"Âₜ (λ = {lam})", "Âₜ (λ = 1)"]
-    after = (
-        f"γ = {_number(gae.gamma)}, λ = {lam}; after the last token V = "
-        f"{_number(gae.final_value)} (the response is over). The λ = 1 column is the return minus V(sₜ)."
+    after = md(
+        "γ = {}, λ = {}; after the last token V = {} (the response is over). "
+        "The λ = 1 column is the return minus V(sₜ).",
+        _number(gae.gamma),
+        lam,
+        _number(gae.final_value),
     )
-    return table(header, rows) + "\n\n" + after
+    return join("\n\n", [table(header, rows), after])
 
 
-def _size(value: int | Fraction) -> str:
+def _size(value: int | Fraction) -> Markdown:
     """A size as prose writes it: 112, or 0.5 when it is not whole."""
-    return str(value) if isinstance(value, int) else decimal(value).prose()
+    return md("{}", value) if isinstance(value, int) else decimal(value).prose()
 
 
-def memory_table(memory: gx.Memory) -> str:
+def memory_table(memory: gx.Memory) -> Markdown:
     """What training the critic keeps per parameter, and in total, for the settings' parameter count."""
     rows = [
-        [escape_markdown(part.name), str(part.bytes_per_parameter), f"{_size(gb)} GB"]
+        [part.name, str(part.bytes_per_parameter), md("{} GB", _size(gb))]
         for part, gb in zip(memory.parts, memory.part_gb, strict=True)
     ]
-    rows.append(["**total**", f"**{memory.bytes_per_parameter}**", f"**{_size(memory.critic_gb)} GB**"])
+    rows.append(
+        [Markdown("**total**"), md("**{}**", memory.bytes_per_parameter), md("**{} GB**", _size(memory.critic_gb))]
+    )
     count = _size(memory.critic_billions)
     header = ["kept per parameter", "bytes", f"for {count} billion parameters"]
-    after = (
-        f"{count_words(len(memory.parts)).capitalize()} things per parameter; GB is 10⁹ bytes. "
-        "Activations, which grow with batch size and response length, come on top."
+    after = md(
+        "{} things per parameter; GB is 10⁹ bytes. "
+        "Activations, which grow with batch size and response length, come on top.",
+        count_words(len(memory.parts)).capitalize(),
     )
-    return table(header, rows) + "\n\n" + after
+    return join("\n\n", [table(header, rows), after])
 
 
 BLOCKS: Blocks = {
@@ -262,12 +272,12 @@ ADVANTAGE = Control(2.0, -3.0, 3.0, 0.1)
 EPSILON = Control(0.2, 0.05, 0.5, 0.01)
 RATIO = Control(1.5, 0.0, 2.5, 0.01)
 
-CAPTION = (
+CAPTION = Markdown(
     "**The clip, to poke.** Set the token's advantage A, the clip range ε and the ratio ρ (with the sliders or "
     "by typing a value); the readout shows both terms of the min, which one wins, whether the clip binds, and the "
     "gradient that reaches the policy. Your browser recomputes every number."
 )
-STATIC_CAPTION = (
+STATIC_CAPTION = Markdown(
     "**The clip, case by case.** For each worked token: its advantage A and ratio ρ, both terms of the min, which "
     "one wins, whether the clip binds, and the gradient that reaches the policy, as grpo_examples computed them "
     "when the book was built."

@@ -10,11 +10,13 @@ from hooks.engine.contract import (
     Blocks,
     Formulas,
     LayoutError,
+    Markdown,
     Widget,
     Widgets,
     code,
     decimal,
-    escape_markdown,
+    join,
+    md,
     relation,
     table,
 )
@@ -93,15 +95,15 @@ FORMULAS: Formulas = {
 # ---------------------------------------------------------------- blocks
 
 
-def _number(value: float, signed: bool = False) -> str:
+def _number(value: float, signed: bool = False) -> Markdown:
     return decimal(value).prose(signed=signed)
 
 
-def kl_estimators(kl: gx.Kl) -> str:
+def kl_estimators(kl: gx.Kl) -> Markdown:
     """Each candidate token's k1, k2, k3; their means and spreads under pi_theta; a Monte-Carlo average; the KL."""
-    rows = [
+    rows: list[list[str]] = [
         [
-            f"“{escape_markdown(token.token)}”",
+            md("“{}”", token.token),
             _number(token.pi_theta),
             _number(token.pi_ref),
             _number(token.ratio),
@@ -112,37 +114,38 @@ def kl_estimators(kl: gx.Kl) -> str:
         for token in kl.tokens
     ]
     names = ("k1", "k2", "k3")
-    rows.append(["**mean under π<sub>θ</sub>**", "", "", "", *(_number(kl.mean[n]) for n in names)])
-    rows.append(["std under π<sub>θ</sub>", "", "", "", *(_number(kl.std[n]) for n in names)])
+    rows.append([Markdown("**mean under π<sub>θ</sub>**"), "", "", "", *(_number(kl.mean[n]) for n in names)])
+    rows.append([Markdown("std under π<sub>θ</sub>"), "", "", "", *(_number(kl.std[n]) for n in names)])
     rows.append([f"mean of {kl.samples} samples", "", "", "", *(_number(kl.monte_carlo[n]) for n in names)])
     header = [
         "token x",
-        "π<sub>θ</sub>(x)",
-        "π<sub>ref</sub>(x)",
-        "r = π<sub>ref</sub> / π<sub>θ</sub>",
+        Markdown("π<sub>θ</sub>(x)"),
+        Markdown("π<sub>ref</sub>(x)"),
+        Markdown("r = π<sub>ref</sub> / π<sub>θ</sub>"),
         "k1",
         "k2",
         "k3",
     ]
     exact = decimal(kl.exact)
-    after = (
-        "The exact divergence the estimators estimate: D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>) "
-        f"{'= ' if exact.exact else ''}{exact.prose()}."
+    after = md(
+        "The exact divergence the estimators estimate: D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>) {}{}.",
+        "= " if exact.exact else "",
+        exact.prose(),
     )
-    return table(header, rows) + "\n\n" + after
+    return join("\n\n", [table(header, rows), after])
 
 
-NORMALISERS = {"per-sequence": "1 / (G · \\|oᵢ\\|)", "token-level": "1 / Σⱼ \\|oⱼ\\|", "constant": "1 / (G · L)"}
+NORMALISERS = {"per-sequence": "1 / (G · |oᵢ|)", "token-level": "1 / Σⱼ |oⱼ|", "constant": "1 / (G · L)"}
 SUBSCRIPTS = "₁₂₃₄₅₆₇₈₉"
 
 
-def loss_aggregation(loss: gx.Loss) -> str:
+def loss_aggregation(loss: gx.Loss) -> Markdown:
     """How each aggregation weighs a token of the short and of the long response, and each response whole."""
     responses = loss.responses
     order = ["correct" if r.right else "wrong" for r in responses]
     rows = [
         [
-            f"{a.name} ({escape_markdown(a.paper.split(',')[0])})",
+            md("{} ({})", a.name, a.paper.split(",")[0]),
             NORMALISERS[key],
             *(_number(a.per_token[o], signed=True) for o in order),
             *(_number(a.whole[o], signed=True) for o in order),
@@ -159,48 +162,55 @@ def loss_aggregation(loss: gx.Loss) -> str:
         ),
         *(f"all of {n}" for n in names),
     ]
-    intro = (
-        f"G = {loss.G} responses; GRPO advantages "
-        + ", ".join(f"A{SUBSCRIPTS[r.number - 1]} = {_number(r.advantage, signed=True)}" for r in responses)
-        + f"; Dr. GRPO's constant L = {loss.max_length} tokens. Each cell is what multiplies "
-        "∇ log π<sub>θ</sub> of a token (or the sum over a response) at ρ = 1: Aᵢ wᵢ."
+    advantages = join(
+        ", ", (md("A{} = {}", SUBSCRIPTS[r.number - 1], _number(r.advantage, signed=True)) for r in responses)
     )
-    trainers = "\n".join(
-        f"- {a.name}: {escape_markdown(a.paper)}; "
-        + ", ".join(
-            f"{escape_markdown(trainer)} {code(setting)}" + (f" ({escape_markdown(remark)})" if remark else "")
-            for trainer, setting, remark in a.settings
-        )
-        + "."
-        for a in loss.aggregations.values()
+    intro = md(
+        "G = {} responses; GRPO advantages {}; Dr. GRPO's constant L = {} tokens. Each cell is what multiplies "
+        "∇ log π<sub>θ</sub> of a token (or the sum over a response) at ρ = 1: Aᵢ wᵢ.",
+        loss.G,
+        advantages,
+        loss.max_length,
     )
-    read = f"The trainer settings were read in {escape_markdown(gx.TRL_READ)} and {escape_markdown(gx.VERL_READ)}."
-    return intro + "\n\n" + table(header, rows) + "\n\n" + trainers + "\n\n" + read
+    trainers = join(
+        "\n",
+        (
+            md("- {}: {}; {}.", a.name, a.paper, join(", ", (_setting(*setting) for setting in a.settings)))
+            for a in loss.aggregations.values()
+        ),
+    )
+    read = md("The trainer settings were read in {} and {}.", gx.TRL_READ, gx.VERL_READ)
+    return join("\n\n", [intro, table(header, rows), trainers, read])
 
 
-def clip_higher(clip: gx.ClipPractice) -> str:
+def _setting(trainer: str, setting: str, remark: str) -> Markdown:
+    """A trainer, the setting that selects an aggregation in it (as code), and a remark if it has one."""
+    return md("{} {}{}", trainer, code(setting), md(" ({})", remark) if remark else "")
+
+
+def clip_higher(clip: gx.ClipPractice) -> Markdown:
     """The highest probability a token with a positive advantage can reach before the upper clip stops it."""
 
     def ceiling(value: float) -> str:
-        return "1.0 (the clip never binds)" if value == 1.0 else _number(value)
+        return Markdown("1.0 (the clip never binds)") if value == 1.0 else _number(value)
 
     rows = [[_number(c.pi_old), ceiling(c.symmetric), ceiling(c.higher)] for c in clip.ceilings]
     header = [
-        "π<sub>θold</sub>(token)",
-        f"highest π<sub>θ</sub>, clip at 1 + ε (ε = {_number(clip.eps)})",
-        f"highest π<sub>θ</sub>, clip-higher (ε<sub>high</sub> = {_number(clip.eps_high)})",
+        Markdown("π<sub>θold</sub>(token)"),
+        md("highest π<sub>θ</sub>, clip at 1 + ε (ε = {})", _number(clip.eps)),
+        md("highest π<sub>θ</sub>, clip-higher (ε<sub>high</sub> = {})", _number(clip.eps_high)),
     ]
-    return table(header, rows) + "\n\nThe probabilities are DAPO's own illustration."
+    return join("\n\n", [table(header, rows), Markdown("The probabilities are DAPO's own illustration.")])
 
 
-def kl_gradients(kl: gx.Kl) -> str:
+def kl_gradients(kl: gx.Kl) -> Markdown:
     """Per token's logit: k3's average gradient in the loss beside the gradients of the two divergences."""
     rows = [
         [
-            f"“{escape_markdown(token.token)}”",
+            md("“{}”", token.token),
             _number(token.pi_theta),
             _number(token.pi_ref),
-            f"**{_number(k3, signed=True)}**",
+            md("**{}**", _number(k3, signed=True)),
             _number(ref_theta, signed=True),
             _number(theta_ref, signed=True),
         ]
@@ -210,17 +220,17 @@ def kl_gradients(kl: gx.Kl) -> str:
     ]
     header = [
         "logit of token x",
-        "π<sub>θ</sub>(x)",
-        "π<sub>ref</sub>(x)",
-        "E[∇ k3], k3 in the loss",
-        "∇ D<sub>KL</sub>(π<sub>ref</sub> ‖ π<sub>θ</sub>)",
-        "∇ D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>)",
+        Markdown("π<sub>θ</sub>(x)"),
+        Markdown("π<sub>ref</sub>(x)"),
+        Markdown("E[∇ k3], k3 in the loss"),
+        Markdown("∇ D<sub>KL</sub>(π<sub>ref</sub> ‖ π<sub>θ</sub>)"),
+        Markdown("∇ D<sub>KL</sub>(π<sub>θ</sub> ‖ π<sub>ref</sub>)"),
     ]
-    after = (
+    after = Markdown(
         "Each column is a gradient with respect to the four logits of a softmax policy: the average over tokens x "
         "drawn from π<sub>θ</sub> of the gradient of k3(x), then the exact gradients of the two divergences."
     )
-    return table(header, rows) + "\n\n" + after
+    return join("\n\n", [table(header, rows), after])
 
 
 BLOCKS: Blocks = {
@@ -243,12 +253,12 @@ ESTIMATE_RANGE = (-3.0, 5.0)
 # of a millionth to a million, both probabilities 1, and the slider's ends.
 CHECK_PROBABILITIES = (MIN_PROBABILITY, SLIDER_STEP, 0.05, 0.25, 0.5, 0.8, 0.999, 1.0)
 
-CAPTION = (
+CAPTION = Markdown(
     "**One token, three estimators.** Move the probability that the policy in training, π<sub>θ</sub>, and the "
     "frozen reference, π<sub>ref</sub>, give the next token: k1 follows the log ratio down below zero, k3 never "
     "goes there. Your browser recomputes them from the probabilities shown."
 )
-STATIC_CAPTION = (
+STATIC_CAPTION = Markdown(
     "**One token, three estimators.** k1, k2 and k3 of the worked token, then of whole log ratios along the "
     "drawing's axis: k1 follows the log ratio down below zero, k3 never goes there. As grpo_examples computed "
     "them when the book was built."
@@ -265,15 +275,22 @@ def _row(point: gx.KlPoint) -> list[str]:
     ]
 
 
-def static_table(kl: gx.Kl) -> str:
+def static_table(kl: gx.Kl) -> Markdown:
     """The estimators for the worked token, then at every whole log ratio along the drawing's axis."""
     low, high = LOG_RATIO_RANGE
     worked = kl.worked
     points = gx.kl_points((worked.log_ratio, *(float(x) for x in range(low, high + 1))))
-    header = ["log r", "r = π<sub>ref</sub> / π<sub>θ</sub>", "k1 = −log r", "k2 = (log r)² / 2", "k3 = r − 1 − log r"]
+    header = [
+        "log r",
+        Markdown("r = π<sub>ref</sub> / π<sub>θ</sub>"),
+        "k1 = −log r",
+        "k2 = (log r)² / 2",
+        "k3 = r − 1 − log r",
+    ]
     rows = [_row(point) for point in points]
-    rows[0][0] = f"**{rows[0][0]}** (token “{escape_markdown(worked.token)}”)"
-    return table(header, rows) + "\n\nEvery estimator depends on the token only through its log ratio."
+    rows[0][0] = md("**{}** (token “{}”)", rows[0][0], worked.token)
+    after = Markdown("Every estimator depends on the token only through its log ratio.")
+    return join("\n\n", [table(header, rows), after])
 
 
 def kl_widget(kl: gx.Kl) -> Widget:

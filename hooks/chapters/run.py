@@ -5,21 +5,19 @@ The methods' names and line styles are this module's; every number is a field of
 
 from __future__ import annotations
 
-from html import escape
-
 import grpo_examples as gx
 from hooks.chapters.groups import mean_tex, std_tex
-from hooks.engine.contract import Blocks, count_words, decimal, escape_markdown, svg, table
+from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, svg, table
 
 METHOD_LABELS = {"grpo": "GRPO", "critic": "learned critic", "reinforce": "REINFORCE, no baseline"}
 METHOD_STYLES = {"grpo": 1, "critic": 2, "reinforce": 3}
 
 
-def _reward(value: float) -> str:
+def _reward(value: float) -> Markdown:
     return decimal(value, 2).prose()
 
 
-def _signed(value: float) -> str:
+def _signed(value: float) -> Markdown:
     return decimal(value, 2).prose(signed=True)
 
 
@@ -28,7 +26,7 @@ def _steps_phrase(method: gx.Method) -> str:
     return "never reaches it" if isinstance(step, gx.Undefined) else f"reaches it after {step} steps"
 
 
-def reward_plot(run: gx.Run) -> str:
+def reward_plot(run: gx.Run) -> Markdown:
     """Mean reward per step for each method, with the threshold the chapter reports as a dotted line."""
     top = run.max_reward
     series = [
@@ -55,10 +53,10 @@ def reward_plot(run: gx.Run) -> str:
         f"averaged over the {run.questions} questions (at most {top:g}: a right answer with its reasoning). "
         f"All three methods start from the same policy and sample with the same seed ({run.seed})."
     )
-    return svg.figure(chart, escape(caption))
+    return svg.figure(chart, caption)
 
 
-def all_equal_plot(run: gx.Run) -> str:
+def all_equal_plot(run: gx.Run) -> Markdown:
     """The share of each step's groups whose G rewards were all equal: for GRPO, prompts that teach nothing."""
     series = [
         svg.Series(METHOD_LABELS[m], list(range(1, run.steps + 1)), list(method.all_equal_share), METHOD_STYLES[m])
@@ -82,10 +80,10 @@ def all_equal_plot(run: gx.Run) -> str:
         f"{run.questions} questions. A group whose rewards are all equal gets GRPO advantage 0 for every response, "
         "so for GRPO these questions contribute no gradient at that step."
     )
-    return svg.figure(chart, escape(caption))
+    return svg.figure(chart, caption)
 
 
-def advantage_plot(run: gx.Run) -> str:
+def advantage_plot(run: gx.Run) -> Markdown:
     """The distribution of every advantage each method computed during the run, one histogram per method."""
     edges, reach = list(run.histogram_edges), run.histogram_range
     panels = [
@@ -110,16 +108,16 @@ def advantage_plot(run: gx.Run) -> str:
         "each panel's title (for GRPO, every response of an all-equal group). Each panel is scaled to its own "
         "tallest bar."
     )
-    return svg.figure(chart, escape(caption))
+    return svg.figure(chart, caption)
 
 
-def toy_question(run: gx.Run) -> str:
+def toy_question(run: gx.Run) -> Markdown:
     """One question of the toy task: its candidate responses, their rewards and the starting policy."""
     toy = run.toy_question
     rows = [
         [
             str(c.number),
-            escape_markdown(c.text),
+            c.text,
             f"{c.accuracy:g}",
             f"{c.format:g}",
             f"{c.reward:g}",
@@ -127,37 +125,42 @@ def toy_question(run: gx.Run) -> str:
         ]
         for c in toy.candidates
     ]
-    header = ["c", "candidate response", "accuracy", "format", "reward r", "π₀(c \\| q)"]
-    intro = f"**{escape_markdown(toy.question)}** (reference answer: {escape_markdown(toy.answer)})"
-    after = (
-        f"At the start this question's expected reward is {_reward(toy.start_expected_reward)}; "
-        f"the right answer with its reasoning has probability {_reward(toy.right_with_reasoning)}."
+    header = ["c", "candidate response", "accuracy", "format", "reward r", "π₀(c | q)"]
+    intro = md("**{}** (reference answer: {})", toy.question, toy.answer)
+    after = md(
+        "At the start this question's expected reward is {}; the right answer with its reasoning has probability {}.",
+        _reward(toy.start_expected_reward),
+        _reward(toy.right_with_reasoning),
     )
-    return intro + "\n\n" + table(header, rows) + "\n\n" + after
+    return join("\n\n", [intro, table(header, rows), after])
 
 
-def sweep_table(run: gx.Run) -> str:
+def sweep_table(run: gx.Run) -> Markdown:
     """The same run over several seeds: how often and how fast each method reached the threshold."""
-    rows = []
+    rows: list[list[str]] = []
     for m, method in run.methods.items():
         median = method.sweep.median
         rows.append(
             [
                 METHOD_LABELS[m],
                 f"{method.sweep.reached} of {run.sweep_seeds}",
-                "never (most seeds miss it)" if isinstance(median, gx.Undefined) else decimal(median, 1).prose(),
+                Markdown("never (most seeds miss it)")
+                if isinstance(median, gx.Undefined)
+                else decimal(median, 1).prose(),
                 f"{method.sweep.first} of {run.sweep_seeds}",
             ]
         )
     header = ["method", f"seeds reaching {run.threshold:g}", "median steps to reach it", "first to reach it"]
-    after = (
-        f"Each row repeats the run with seeds 0 to {run.sweep_last_seed} ({count_words(run.sweep_seeds)} runs per "
-        "method); a seed that never reaches the threshold counts as slowest."
+    after = md(
+        "Each row repeats the run with seeds 0 to {} ({} runs per method); a seed that never reaches the threshold "
+        "counts as slowest.",
+        run.sweep_last_seed,
+        count_words(run.sweep_seeds),
     )
-    return table(header, rows) + "\n\n" + after
+    return join("\n\n", [table(header, rows), after])
 
 
-def first_step(run: gx.Run) -> str:
+def first_step(run: gx.Run) -> Markdown:
     """The first update on the first question, step by step: the sampled group, its three sets of
     advantages, GRPO's group statistics, and the change each method makes to every logit."""
     step = run.first_step
@@ -170,16 +173,19 @@ def first_step(run: gx.Run) -> str:
         [str(c.candidate), f"{c.reward:g}", _reward(c.probability), *(_signed(c.delta[m]) for m in methods)]
         for c in step.changes
     ]
-    change_header = ["candidate c", "reward", "π₀(c \\| q)", *(f"Δθ, {METHOD_LABELS[m]}" for m in methods)]
+    change_header = ["candidate c", "reward", "π₀(c | q)", *(f"Δθ, {METHOD_LABELS[m]}" for m in methods)]
     parts = [
-        f"**Step 1, {escape_markdown(step.question)}** The policy samples a group of {step.G}:",
+        md("**Step 1, {}** The policy samples a group of {}:", step.question, step.G),
         table(header, rows),
-        f"GRPO's statistics for this group: $`{mean_tex(step.working)}`$ and $`{std_tex(step.working)}`$. "
-        "The critic's prediction starts at 0, so on this first step its advantages equal the rewards.",
-        f"Each method then adds η × gradient to the question's logits (η = {step.learning_rate:g}):",
+        # TeX of numbers only (the layouts' formulas), never data text
+        Markdown(
+            f"GRPO's statistics for this group: $`{mean_tex(step.working)}`$ and $`{std_tex(step.working)}`$. "
+            "The critic's prediction starts at 0, so on this first step its advantages equal the rewards."
+        ),
+        md("Each method then adds η × gradient to the question's logits (η = {}):", f"{step.learning_rate:g}"),
         table(change_header, change_rows),
     ]
-    return "\n\n".join(parts)
+    return join("\n\n", parts)
 
 
 BLOCKS: Blocks = {

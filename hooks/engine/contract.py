@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from hooks.engine import svg
-from hooks.engine.markdown import code, escape_attribute, escape_markdown, math_block, table
+from hooks.engine.markdown import Markdown, code, join, math_block, md, table
 from hooks.engine.numbers import MAX_DECIMALS, MINUS, Decimal, count_words, decimal, reward_tex, times_words
 from hooks.engine.widget import Widget
 
-Formulas = Mapping[tuple[type, str], Callable[..., str]]
-Blocks = Mapping[str, Callable[..., str]]
+Formulas = Mapping[tuple[type, str], Callable[..., str]]  # TeX, of numbers only: no data text reaches TeX
+Blocks = Mapping[str, Callable[..., Markdown]]
 Widgets = Mapping[str, Callable[..., Widget]]
 
 
@@ -51,14 +51,15 @@ __all__ = [
     "Decimal",
     "Formulas",
     "LayoutError",
+    "Markdown",
     "Widget",
     "Widgets",
     "code",
     "count_words",
     "decimal",
-    "escape_attribute",
-    "escape_markdown",
+    "join",
     "math_block",
+    "md",
     "relation",
     "reward_tex",
     "svg",

@@ -14,7 +14,7 @@ from grpo_examples import Undefined
 from hooks.engine import drift_guard
 from hooks.engine.book import Book, formula_layout, keys_taken
 from hooks.engine.contract import LayoutError
-from hooks.engine.markdown import code, escape_markdown, table
+from hooks.engine.markdown import Markdown, code, code_block, join, md, table
 from hooks.engine.numbers import MAX_DECIMALS, decimal
 from hooks.engine.tree import Meaning, Named, describe, walk
 
@@ -36,30 +36,24 @@ def guard_message(book: Book, text: str, page: str = EXAMPLE_PAGE, line: int = E
     raise GuideError(f"the drift guard accepts {text!r}: choose an example with a typed number")
 
 
-def drift_guard_example(book: Book, *paths: str) -> str:
+def drift_guard_example(book: Book, *paths: str) -> Markdown:
     """The example line, in a Markdown fence, and the guard's message about it, in a text fence."""
     if paths:
         raise GuideError(f"block 'drift-guard-example' takes no path, got {len(paths)}")
-    return "\n".join(
+    return join(
+        "\n\n",
         [
-            f"Line {EXAMPLE_LINE} of a page that reads",
-            "",
-            "```markdown",
-            EXAMPLE,
-            "```",
-            "",
-            "stops the build with",
-            "",
-            "```text",
-            guard_message(book, EXAMPLE),
-            "```",
-        ]
+            md("Line {} of a page that reads", EXAMPLE_LINE),
+            code_block(EXAMPLE, "markdown"),
+            Markdown("stops the build with"),
+            code_block(guard_message(book, EXAMPLE), "text"),
+        ],
     )
 
 
 def _value(value: object, meaning: Meaning) -> str:
     if isinstance(value, Undefined):
-        return "not defined: " + escape_markdown(value.reason)
+        return "not defined: " + value.reason
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -67,7 +61,7 @@ def _value(value: object, meaning: Meaning) -> str:
     if isinstance(value, float | Fraction):
         return decimal(value, meaning.places or MAX_DECIMALS).prose(signed=meaning.signed)
     text = str(value)
-    return escape_markdown(text if len(text) <= 40 else text[:39] + "…") if isinstance(value, str) else "(several)"
+    return (text if len(text) <= 40 else text[:39] + "…") if isinstance(value, str) else "(several)"
 
 
 def _has_formula(book: Book, named: Named) -> bool:
@@ -87,7 +81,7 @@ def _is_collection(value: object) -> bool:
     return isinstance(value, Mapping) and bool(value) and all(is_dataclass(v) for v in value.values())
 
 
-def names(book: Book, *paths: str) -> str:
+def names(book: Book, *paths: str) -> Markdown:
     """Every path a placeholder can name in one subject's model: what kind of placeholder takes it, what it is
     (the field's docstring) and its value now. The entries of a collection share their paths: they are listed
     once, with <key> for the entry and the value of the first."""
@@ -109,7 +103,7 @@ def names(book: Book, *paths: str) -> str:
         if isinstance(value, Mapping) and _is_collection(value):
             collections.append(named.path)
             keys = ", ".join(str(k) for k in value)
-            row = [code(path), "", escape_markdown(said), f"keys: {escape_markdown(keys)}"]
+            row = [code(path), "", said, f"keys: {keys}"]
         else:
             formula = _has_formula(book, named)
             if isinstance(value, bool):
@@ -120,7 +114,7 @@ def names(book: Book, *paths: str) -> str:
                 kind = "formula"
             else:
                 continue  # a model or a mapping of values: its own paths are listed
-            row = [code(path), kind, escape_markdown(said), _value(value, named.meaning)]
+            row = [code(path), kind, said, _value(value, named.meaning)]
         if path not in seen:
             seen.add(path)
             described.add(field)
@@ -128,4 +122,4 @@ def names(book: Book, *paths: str) -> str:
     return table(["path", "placeholder", "what it is", "its value now (the first entry's)"], rows)
 
 
-BLOCKS: dict[str, Callable[..., str]] = {"drift-guard-example": drift_guard_example, "names": names}
+BLOCKS: dict[str, Callable[..., Markdown]] = {"drift-guard-example": drift_guard_example, "names": names}

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from hooks.engine.markdown import Markdown
+
 MAX_DECIMALS = 4
 MINUS = "\u2212"
 _WORDS = [
@@ -49,10 +51,10 @@ class Decimal:
     exact: bool
     exponent: int = 0
 
-    def prose(self, signed: bool = False) -> str:
+    def prose(self, signed: bool = False) -> Markdown:
         """For HTML text: '−2.0', '+0.5' when signed, '≈ 0.4472' when rounded, '≈ 5.9605 × 10⁻⁸' when tiny."""
         power = f" × 10{str(self.exponent).translate(_SUPERSCRIPT)}" if self.exponent else ""
-        return ("" if self.exact else "≈ ") + self._sign(signed, MINUS) + self.digits + power
+        return Markdown(("" if self.exact else "≈ ") + self._sign(signed, MINUS) + self.digits + power)
 
     def tex(self, signed: bool = False) -> str:
         """For a formula: '-2.0', '+0.5' when signed (the caller writes '\\approx' when inexact)."""
@@ -130,17 +132,17 @@ def reward_tex(reward: Fraction) -> str:
     return str(reward.numerator) if reward.denominator == 1 else decimal(reward).tex()
 
 
-def count_words(count: int) -> str:
+def count_words(count: int) -> Markdown:
     """'four' for 4: counts up to sixteen in words, as prose writes them; larger ones in digits."""
-    return _WORDS[count] if 0 <= count < len(_WORDS) else str(count)
+    return Markdown(_WORDS[count] if 0 <= count < len(_WORDS) else str(count))
 
 
-def times_words(ratio: Fraction | float) -> str:
+def times_words(ratio: Fraction | float) -> Markdown:
     """'four times' for 4, '1.5 times' for 1.5, 'as much as' for 1."""
     if isinstance(ratio, float) and _is_exact(ratio, float(round(ratio))):
         ratio = Fraction(round(ratio))  # a float ratio that is a whole number up to round-off: 4.999999999999999
     if ratio == 1:
-        return "as much as"
+        return Markdown("as much as")
     if isinstance(ratio, Fraction) and ratio.denominator == 1:
-        return f"{count_words(ratio.numerator)} times"
-    return f"{decimal(ratio).prose()} times"
+        return Markdown(f"{count_words(ratio.numerator)} times")
+    return Markdown(f"{decimal(ratio).prose()} times")

@@ -30,7 +30,7 @@ from grpo_examples import DataError, Undefined
 from hooks.engine import guide, scan
 from hooks.engine.book import Book, formula, formula_paths
 from hooks.engine.contract import LayoutError
-from hooks.engine.markdown import escape_attribute, escape_markdown, note
+from hooks.engine.markdown import as_markdown, escape_html, note
 from hooks.engine.numbers import MAX_DECIMALS, count_words, decimal, times_words
 from hooks.engine.tree import Found, PathError, describe, names_of, resolve, suggest, walk
 from hooks.engine.widget import figure
@@ -150,7 +150,7 @@ def shown(found: Found, style: str | None) -> str:
     if style not in (None, "words"):
         raise PlaceholderError(f"unknown format as={style!r}: write as=words, or nothing for digits")
     if isinstance(value, str):
-        return escape_markdown(value)
+        return as_markdown(value)
     assert isinstance(value, int | float | Fraction)
     if style == "words":
         return count_words(value) if isinstance(value, int) else times_words(value)
@@ -165,7 +165,7 @@ def value(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     _only(placeholder, 1, {"as"})
     found = _find(book, placeholder.args[0])
     text = shown(found, placeholder.options.get("as"))
-    title = escape_attribute(f"Computed at build time: {found.expression}")
+    title = escape_html(f"Computed at build time: {found.expression}")
     return Expansion(f'<span class="grpo-value" title="{title}">{text}</span>', {found.subject.name})
 
 
@@ -267,7 +267,7 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     name, *paths = placeholder.args
     if name in guide.BLOCKS:
         try:
-            return Expansion(guide.BLOCKS[name](book, *paths), read=set(book.subjects))
+            return Expansion(as_markdown(guide.BLOCKS[name](book, *paths)), read=set(book.subjects))
         except guide.GuideError as error:
             raise PlaceholderError(str(error)) from None
         except DataError as error:  # the guide walks every model: a data file with problems is reported there
@@ -278,7 +278,8 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
         known = [*book.blocks, *guide.BLOCKS]
         raise PlaceholderError(f"unknown block {name!r}{suggest(name, known)} (blocks: {', '.join(known)})")
     markdown, found = _call(book, "block", name, book.blocks[name], tuple(paths))
-    return Expansion(f"{markdown}\n\n{_provenance(found)}", {item.subject.name for item in found})
+    # the boundary: what a layout hands back unmarked is shown as text
+    return Expansion(f"{as_markdown(markdown)}\n\n{_provenance(found)}", {item.subject.name for item in found})
 
 
 def widget(book: Book, placeholder: Placeholder, line: str) -> Expansion:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+
+from hooks.engine.markdown import Markdown
+from hooks.engine.markdown import escape_html as escape
 
 # The drawing is laid out in a 380 × H box that the page scales to its width: on a 360 px phone
 # (about 330 px of content) a 15-unit font is still about 13 px, and on a desktop the figure stops
@@ -327,6 +329,7 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
     return values
 
 
-def figure(svg: str, caption: str) -> str:
-    """The chart in a <figure> with its caption, as one HTML block (no blank line, so Markdown leaves it whole)."""
-    return f'<figure class="grpo-figure">{svg}<figcaption>{caption}</figcaption></figure>'
+def figure(svg: str, caption: str) -> Markdown:
+    """The chart in a <figure> with its caption (text), as one HTML block (no blank line, so Markdown leaves it
+    whole)."""
+    return Markdown(f'<figure class="grpo-figure">{svg}<figcaption>{escape(caption)}</figcaption></figure>')

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from hooks.engine.markdown import Markdown, as_markdown
+
 
 @dataclass(frozen=True)
 class Widget:
@@ -23,10 +25,12 @@ class Widget:
     """
 
     kind: str
-    static: str  # Markdown: tables or figures computed at build time
+    static: Markdown  # tables or figures computed at build time
     data: dict[str, object]
-    caption: str  # Markdown, one paragraph, for the drawn widget: it may speak of its controls
-    static_caption: str  # the same for the tables alone: in print, without JavaScript, and on the whole book's page
+    caption: Markdown  # one paragraph, for the drawn widget: it may speak of its controls
+    static_caption: (
+        Markdown  # the same for the tables alone: in print, without JavaScript, and on the whole book's page
+    )
 
     @property
     def script(self) -> str:
@@ -61,14 +65,14 @@ def figure(widget: Widget, note: str) -> str:
             'markdown="1">',
             '<div class="grpo-widget__static" markdown="1">',
             "",
-            widget.static,
+            as_markdown(widget.static),
             "",
             note,
             "",
             "</div>",
             f'<script type="application/json" class="grpo-widget__data">{script_json([widget.data])}</script>',
-            f'<figcaption markdown="span"><span class="grpo-interactive">{widget.caption}</span>'
-            f'<span class="grpo-static">{widget.static_caption}</span></figcaption>',
+            f'<figcaption markdown="span"><span class="grpo-interactive">{as_markdown(widget.caption)}</span>'
+            f'<span class="grpo-static">{as_markdown(widget.static_caption)}</span></figcaption>',
             "</figure>",
         ]
     )

@@ -12,7 +12,7 @@ it, and no script: its button closes it (a dialog's form).
 
 from __future__ import annotations
 
-from hooks.engine.markdown import escape_attribute, escape_markdown
+from hooks.engine.markdown import as_markdown, escape_html
 from hooks.engine.report import Report, by_file, lines_of, where
 
 ID = "grpo-build-problems"
@@ -48,14 +48,14 @@ def overlay(report: Report) -> str:
     items = []
     for problem, breaks in report.problems():
         parts = [
-            f'<span class="grpo-where"><code>{escape_attribute(where(problem))}</code></span>',
-            f"<p>{escape_attribute(problem.message)}</p>",
+            f'<span class="grpo-where"><code>{escape_html(where(problem))}</code></span>',
+            f"<p>{escape_html(problem.message)}</p>",
         ]
         if problem.offending.strip():
-            parts.append(f"<pre>{escape_attribute(problem.offending.strip())}</pre>")
+            parts.append(f"<pre>{escape_html(problem.offending.strip())}</pre>")
         if breaks:
             places = "".join(
-                f"<li><code>{escape_attribute(file)}</code>: {lines_of(numbers)}</li>"
+                f"<li><code>{escape_html(file)}</code>: {lines_of(numbers)}</li>"
                 for file, numbers in by_file(breaks).items()
             )
             parts.append(
@@ -64,7 +64,7 @@ def overlay(report: Report) -> str:
         items.append(f"<li>{''.join(parts)}</li>")
     return (
         f'<dialog id="{ID}" open aria-labelledby="{ID}-title"><style>{STYLE}</style><div>'
-        f'<h2 id="{ID}-title">The book has {escape_attribute(report.count())}</h2>'
+        f'<h2 id="{ID}-title">The book has {escape_html(report.count())}</h2>'
         "<p>Fix them and save: this page reloads by itself. The terminal that runs <code>make serve</code> "
         "lists them too.</p>"
         f"<ol>{''.join(items)}</ol>"
@@ -82,6 +82,4 @@ def inject(page_html: str, overlay_html: str) -> str:
 def stand_in(markdown: str) -> str:
     """What a page with problems is built as while they stand: its title, as written, and a line."""
     title = next((line[2:].strip() for line in markdown.splitlines() if line.startswith("# ")), "This page")
-    return (
-        f"# {escape_markdown(title)}\n\nThis page has problems, listed above; it is built again once they are fixed.\n"
-    )
+    return f"# {as_markdown(title)}\n\nThis page has problems, listed above; it is built again once they are fixed.\n"

@@ -31,7 +31,7 @@ SITE_URL = "http://127.0.0.1:8000/"
 GRPO_TITLE = "Group Relative Policy Optimization (GRPO)"  # the GRPO chapter's h1, as the outline has it
 # What the reader's chapters (not the author's guide, which documents the widgets' controls) never say in print.
 CONTROL_WORDS = re.compile(r"\b(sliders?|drag|tap or click|click)\b", re.IGNORECASE)
-TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
+TEX = re.compile(r'<annotation encoding="application/x-tex"[^>]*>(.*?)</annotation>', re.DOTALL)
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ import pytest
 
 from grpo_examples import Undefined
 from hooks import checks
-from hooks.engine.contract import LayoutError
+from hooks.engine.contract import LayoutError, Markdown, table
 from hooks.engine.tree import resolve
 from tests.chapter_pipeline import (
     PluginError,
@@ -87,8 +87,8 @@ def _setting_tex(dial: _Dial, name: str) -> str:
     return rf"s_{{\text{{{name}}}}} = {dial.setting[name]}"
 
 
-def _dial_block(dial: _Dial) -> str:
-    return f"| setting | value |\n|---|---|\n| low | {dial.setting['low']} |"
+def _dial_block(dial: _Dial) -> Markdown:
+    return table(["setting", "value"], [["low", str(dial.setting["low"])]])
 
 
 def test_a_formula_layout_is_called_with_its_owner_and_the_keys_after_its_field(

@@ -111,7 +111,8 @@ def test_the_names_block_lists_every_number_text_and_claim_of_its_model(subject:
 def test_the_names_block_shows_each_value_as_a_page_would() -> None:
     rows = {path: (kind, said, now) for path, kind, said, now in _names_rows("easy")}
     assert rows["easy.mean"][::2] == ("value, formula", "0.8")
-    assert "the group&\\#x27;s own baseline." in rows["easy.mean"][1]  # its docstring, escaped as Markdown
+    docstring = "mu = \\(1/G\\) sum\\_i r\\_i: the group's own baseline."  # escaped as Markdown text
+    assert docstring in rows["easy.mean"][1]
     assert rows["easy.advantage.wrong"][0] == "value, formula"
     assert rows["easy.advantage.wrong"][2] == "−2.0"  # signed, as its type says
     assert rows["easy.claims.wrong-is-rare"][::2] == ("check", "true")

@@ -103,6 +103,11 @@ def test_a_tree_that_keeps_the_contract_passes(tmp_path: Path) -> None:
             "hooks.engine.contract",
         ),
         (
+            {"hooks/chapters/ppo.py": "from html import escape\n"},
+            "hooks/chapters/ppo.py:1: imports html: a layout escapes nothing: hand data text as it is to md(), "
+            "join(), table() or code() (hooks/engine/markdown.py is the one boundary)",
+        ),
+        (
             {"hooks/checks.py": "from hooks.engine import tree\nfrom mkdocs.exceptions import PluginError\n"},
             "hooks/checks.py:2: imports mkdocs.exceptions: hooks/checks.py runs without MkDocs (`make check` does "
             "not load it); MkDocs' side is hooks/events.py",
@@ -128,6 +133,7 @@ def test_a_tree_that_keeps_the_contract_passes(tmp_path: Path) -> None:
         "engine-site",
         "chapter-engine-module",
         "chapter-engine-relative",
+        "chapter-escapes",
         "checks-mkdocs",
         "engine-checks",
         "site-chapter",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from hooks.engine.markdown import Markdown
 from hooks.engine.widget import Widget, figure, script_json
 from tests.chapter_pipeline import (
     PluginError,
@@ -121,7 +122,14 @@ def test_the_json_refuses_nan() -> None:
 
 def test_a_figure_is_one_block_of_html_around_its_markdown() -> None:
     text = figure(
-        Widget("dial", "| x |\n|---|\n| 1 |", {"x": [1]}, "Turn the *dial*.", "The *dial*'s table."), "the note"
+        Widget(
+            "dial",
+            Markdown("| x |\n|---|\n| 1 |"),
+            {"x": [1]},
+            Markdown("Turn the *dial*."),
+            Markdown("The *dial*'s table."),
+        ),
+        "the note",
     )
     lines = text.split("\n")
     assert lines[0].startswith(
@@ -181,7 +189,13 @@ class _Dial:
 
 
 def _dial_widget(dial: _Dial) -> Widget:
-    return Widget("dial", "| x |\n|---|\n| 1 |", {"x": list(dial.positions)}, "Turn the dial.", "A dial.")
+    return Widget(
+        "dial",
+        Markdown("| x |\n|---|\n| 1 |"),
+        {"x": list(dial.positions)},
+        Markdown("Turn the dial."),
+        Markdown("A dial."),
+    )
 
 
 def test_a_chapter_widget_is_the_same_figure_with_its_own_script(monkeypatch: pytest.MonkeyPatch) -> None:
