@@ -10,23 +10,18 @@ is HTTP/1.0, a new connection for every file, which no host does any more).
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
+
+from scripts import local_server
 
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
+class _Handler(local_server.QuietHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as every host has; HTTP/1.0 would open a connection per file
     _gzipped: dict[Path, bytes] = {}  # noqa: RUF012 (one cache per server class, see serve())
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
     def send_head(self):  # type: ignore[no-untyped-def]  # http.server's own signature
         path = Path(self.translate_path(self.path))
@@ -54,16 +49,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return None
 
 
-@contextmanager
-def serve(site: Path) -> Iterator[str]:
-    """Serve site on a free port of 127.0.0.1 while the block runs; yields the base URL."""
-    handler_class = type("Handler", (_Handler,), {"_gzipped": {}})
-    handler = functools.partial(handler_class, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+def serve(site: Path) -> AbstractContextManager[str]:
+    """Serve site on a free port of 127.0.0.1 while the block runs (yields the base URL), gzipping into a cache
+    of its own."""
+    return local_server.serve(site, type("Handler", (_Handler,), {"_gzipped": {}}))

@@ -8,27 +8,20 @@ site/ on 127.0.0.1 and drives the same Chromium as the browser tests.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import sys
-import threading
 from pathlib import Path
 from typing import Literal
 
 from playwright.sync_api import FloatRect, Page, sync_playwright
 
 from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
+from scripts.local_server import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 WIDTHS = {"desktop": 1280, "phone": 360}
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 SLICE = 1800
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 def pages(site: Path) -> list[str]:
@@ -62,12 +55,9 @@ def main() -> int:
     if not (args.site / "index.html").is_file():
         print(f"no built site in {args.site}: run `make build` first", file=sys.stderr)
         return 1
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=args.site))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_port}/"
     args.out.mkdir(exist_ok=True)
     wanted = [p.strip("/") for p in args.pages] or pages(args.site)
-    with sync_playwright() as playwright:
+    with serve(args.site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         for scheme in SCHEMES:
             for width_name, width in WIDTHS.items():
@@ -81,7 +71,6 @@ def main() -> int:
                         print(shot.relative_to(ROOT) if shot.is_relative_to(ROOT) else shot)
                 context.close()
         browser.close()
-    httpd.shutdown()
     return 0
 
 

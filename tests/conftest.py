@@ -6,21 +6,19 @@ tests/browser/conftest.py, so only the tests there can start one, and every test
 
 from __future__ import annotations
 
-import functools
-import http.server
 import importlib
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from hooks.site.build_date import SOURCES
+from scripts.local_server import QuietHandler, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_FILES = SOURCES  # what a build reads, as the sitemap's date counts it
@@ -73,26 +71,16 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @dataclass
 class Server:
-    """A static server for a built site on 127.0.0.1."""
+    """A built site served on 127.0.0.1 (scripts/local_server.py), at this address."""
 
     url: str
-    httpd: http.server.ThreadingHTTPServer = field(repr=False)
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="session")
 def site_server(built_site: Path) -> Iterator[Server]:
     """The built site, served on a free port of 127.0.0.1."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield Server(f"http://127.0.0.1:{httpd.server_port}/", httpd)
-    httpd.shutdown()
+    with serve(built_site) as url:
+        yield Server(url)
 
 
 SITE_PATH = "/grpo-book/"  # a project site on GitHub Pages lives under /<repository>/
@@ -102,10 +90,10 @@ SITE_PATH = "/grpo-book/"  # a project site on GitHub Pages lives under /<reposi
 class PublishedSite(Server):
     """A build served as GitHub Pages serves it, and the folder it was built into."""
 
-    site: Path = field(default=Path())
+    site: Path
 
 
-class _PagesHandler(_QuietHandler):
+class _PagesHandler(QuietHandler):
     """The site under SITE_PATH; any other address gets the site's 404.html with status 404, as on Pages."""
 
     def translate_path(self, path: str) -> str:
@@ -131,17 +119,13 @@ class _PagesHandler(_QuietHandler):
 def published_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PublishedSite]:
     """The book as it is published: built for its address (site_url under SITE_PATH) and served there."""
     site = tmp_path_factory.mktemp("published")
-    handler = functools.partial(_PagesHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    url = f"http://127.0.0.1:{httpd.server_port}{SITE_PATH}"
-    with pytest.MonkeyPatch.context() as patch:
+    with serve(site, _PagesHandler) as root, pytest.MonkeyPatch.context() as patch:
+        url = root.removesuffix("/") + SITE_PATH  # the address is known before the build, which needs it
         patch.setenv("SITE_URL", url)
         result = mkdocs_build(ROOT, site)
-    assert result.returncode == 0, result.stderr
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield PublishedSite(url, httpd, site)
-    httpd.shutdown()
+        assert result.returncode == 0, result.stderr
+        patch.undo()
+        yield PublishedSite(url, site)
 
 
 @pytest.fixture

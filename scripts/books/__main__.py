@@ -13,14 +13,9 @@ scripts/ensure_epubcheck.py).
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import re
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
@@ -35,27 +30,11 @@ from scripts.ensure_browser import HOW_TO_INSTALL as NO_CHROMIUM
 from scripts.ensure_browser import find_chromium
 from scripts.ensure_epubcheck import HOW_TO_INSTALL as NO_EPUBCHECK
 from scripts.ensure_epubcheck import find_epubcheck
+from scripts.local_server import serve
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PDF_NAME, EPUB_NAME = "book.pdf", "book.epub"  # overrides/partials/copyright.html links both
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def _served(site: Path) -> Iterator[str]:
-    """The built site on a free port of 127.0.0.1, as its address."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}/"
-    finally:
-        httpd.shutdown()
 
 
 def _first(pattern: str, html: str, what: str) -> str:
@@ -104,7 +83,7 @@ def write_books(site: Path, chromium: str, epubcheck: list[str]) -> tuple[Path, 
         metadata.title, metadata.description, metadata.version, f"{date.day} {date:%B %Y}", metadata.rights
     )
     try:
-        with _served(site) as address, sync_playwright() as playwright:
+        with serve(site) as address, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
                 pdf_bytes = print_book(browser.new_page(), f"{address}print/", title_page)

@@ -10,17 +10,13 @@ data runs, no dialog opens, no image is requested, and the reader sees the texts
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Dialog
 
+from scripts.local_server import serve
 from tests.browser.conftest import LAID_OUT, WatchedPage
 from tests.conftest import Server, add_pages, copy_project, mkdocs_build
 
@@ -57,23 +53,6 @@ def _with_hostile_group(project: Path) -> None:
     groups.write_text(groups.read_text(encoding="utf-8") + table, encoding="utf-8")
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def _served(site: Path) -> Iterator[Server]:
-    """A built site served on a free port of 127.0.0.1 for the time of the block."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield Server(f"http://127.0.0.1:{httpd.server_port}/", httpd)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
 @pytest.mark.slow
 def test_text_from_the_examples_is_shown_as_text_never_run(tmp_path: Path, page: WatchedPage) -> None:
     project = copy_project(tmp_path / "book")
@@ -93,7 +72,8 @@ def test_text_from_the_examples_is_shown_as_text_never_run(tmp_path: Path, page:
         dialog.dismiss()
 
     page.page.on("dialog", dismiss)
-    with _served(site) as server:
+    with serve(site) as address:
+        server = Server(address)
         page.page.goto(f"{server.url}hostile/")
         widget = page.page.locator("figure.grpo-widget .gw")
         widget.wait_for()  # the widget's script ran, on the data of the hostile group

@@ -67,11 +67,10 @@ def _group(rewards: list[float]) -> gx.Group:
 
 
 @pytest.fixture(scope="module")
-def widget_page(site_server: Server) -> str:
+def widget_page(site_server: Server, built_site: Path) -> str:
     """The address of a page that holds a group widget, found in the build."""
-    site = site_server.httpd.RequestHandlerClass.keywords["directory"]  # type: ignore[attr-defined]
-    for page in site_pages(Path(site)):
-        if page != "print/" and 'data-widget-kind="group"' in (Path(site) / page / "index.html").read_text():
+    for page in site_pages(built_site):
+        if page != "print/" and 'data-widget-kind="group"' in (built_site / page / "index.html").read_text():
             return site_server.url + page
     raise AssertionError("no page of the book holds a group widget")
 
