@@ -41,15 +41,15 @@ benchmark: $(VENV)/.installed node_modules/.installed browser
 
 ## Find a Chromium for the browser tests and the PDF, or install one; stops with what to install if it cannot.
 browser: $(VENV)/.installed
-	$(PYTHON) scripts/ensure_browser.py
+	$(PYTHON) -m scripts.ensure_browser
 
 ## Find epubcheck (and Java) to check the EPUB, or install it; stops with what to install if it cannot.
 epubcheck: $(VENV)/.installed
-	$(PYTHON) scripts/ensure_epubcheck.py
+	$(PYTHON) -m scripts.ensure_epubcheck
 
 ## Find libfaketime for the reproducibility test, or install it; stops with what to install if it cannot.
 faketime: $(VENV)/.installed
-	$(PYTHON) scripts/ensure_faketime.py
+	$(PYTHON) -m scripts.ensure_faketime
 
 $(VENV)/.installed: requirements/dev.txt
 	python3 -m venv $(VENV)

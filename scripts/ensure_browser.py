@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scripts.apt import apt_install
+
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 HOW_TO_INSTALL = (
     "No Chromium found for the browser tests and the book's PDF. Install one, then run `make test` or\n"
@@ -59,16 +61,7 @@ def install_chromium() -> str | None:
     """Try Playwright's download, then Debian's package (as root); the path found afterwards, or None."""
     if _run([sys.executable, "-m", "playwright", "install", "chromium"], timeout=300) and find_chromium():
         return find_chromium()
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        print("$ apt-get update && apt-get install -y chromium", flush=True)
-        ok = subprocess.run(["apt-get", "update", "-qq"], env=env, check=False).returncode == 0
-        ok = (
-            ok and subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, check=False).returncode == 0
-        )
-        if ok:
-            return find_chromium()
-    return None
+    return find_chromium() if apt_install("chromium") else None
 
 
 def main() -> int:

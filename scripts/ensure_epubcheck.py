@@ -8,11 +8,11 @@ install.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
+
+from scripts.apt import apt_install
 
 HOW_TO_INSTALL = (
     "No epubcheck (or no Java to run it) found to check the book's EPUB. Install it, then run the command again:\n"
@@ -35,15 +35,9 @@ def find_epubcheck() -> list[str] | None:
 
 
 def install_epubcheck() -> list[str] | None:
-    """Debian's package, when run as root with apt-get; the command found afterwards, or None."""
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        return None
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    print("$ apt-get update && apt-get install -y epubcheck", flush=True)
-    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "epubcheck"]):
-        if subprocess.run(command, env=env, check=False).returncode != 0:
-            return None
-    return find_epubcheck()
+    """Debian's package (which brings a Java), when run as root with apt-get; the command found afterwards, or
+    None."""
+    return find_epubcheck() if apt_install("epubcheck") else None
 
 
 def main() -> int:

@@ -8,10 +8,10 @@ from the clock. `make test` runs this first: it finds `faketime` on PATH, or ins
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
+
+from scripts.apt import apt_install
 
 HOW_TO_INSTALL = (
     "No `faketime` command found for the reproducibility test (tests/site/test_reproducible.py). Install "
@@ -28,14 +28,7 @@ def find_faketime() -> str | None:
 
 def install_faketime() -> str | None:
     """Debian's package, when run as root with apt-get; the command found afterwards, or None."""
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        return None
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    print("$ apt-get update && apt-get install -y faketime", flush=True)
-    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "faketime"]):
-        if subprocess.run(command, env=env, check=False).returncode != 0:
-            return None
-    return find_faketime()
+    return find_faketime() if apt_install("faketime") else None
 
 
 def main() -> int:
