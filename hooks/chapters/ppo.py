@@ -222,7 +222,7 @@ def gae_table(gae: gx.Gae) -> Markdown:
 
 def _size(value: int | Fraction) -> Markdown:
     """A size as prose writes it: 112, or 0.5 when it is not whole."""
-    return md("{}", value) if isinstance(value, int) else decimal(value).prose()
+    return Markdown(str(value)) if isinstance(value, int) else decimal(value).prose()
 
 
 def memory_table(memory: gx.Memory) -> Markdown:

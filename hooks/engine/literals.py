@@ -98,8 +98,8 @@ INTEGER = "integer"
 WORD = "number word"
 COUNTS = {INTEGER, WORD}  # kinds the drift guard reports only where they are a count of the page's subjects
 # The words count_words writes (zero ... sixteen), up to the first count it writes in digits.
-NUMBER_WORDS = {
-    str(word): n for n, word in enumerate(takewhile(lambda word: not word.isdigit(), map(count_words, count())))
+NUMBER_WORDS: dict[str, int] = {
+    word: n for n, word in enumerate(takewhile(lambda word: not word.isdigit(), map(count_words, count())))
 }
 _WORD = re.compile(r"\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 # A subscript or superscript in TeX without braces: the script mark and one token (r_5, \sigma^2).

@@ -55,14 +55,19 @@ def escape_html(text: str) -> str:
 def code(text: str) -> Markdown:
     """Inline code that shows any text as written: fenced by more backticks than it holds, '|' escaped for
     tables (the one character Markdown reads inside code in a table cell)."""
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    fence = _fence(text, 1)
     return Markdown(f"{fence} {text.replace('|', chr(92) + '|')} {fence}")
 
 
 def code_block(text: str, language: str) -> Markdown:
     """A fenced code block that shows the text as written: fenced by more backticks than any run in it."""
-    fence = "`" * max(3, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    fence = _fence(text, 3)
     return Markdown(f"{fence}{language}\n{text}\n{fence}")
+
+
+def _fence(text: str, least: int) -> str:
+    """Backticks, at least `least` of them and more than the longest run of them in the text."""
+    return "`" * max(least, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> Markdown:

@@ -12,8 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hooks.engine.markdown import Markdown
-from hooks.engine.markdown import escape_html as escape
+from hooks.engine.markdown import Markdown, escape_html
 
 # The drawing is laid out in a 380 × H box that the page scales to its width: on a 360 px phone
 # (about 330 px of content) a 15-unit font is still about 13 px, and on a desktop the figure stops
@@ -73,7 +72,8 @@ def _num(value: float) -> str:
 
 def _text(x: float, y: float, content: str, anchor: str = "middle", extra: str = "") -> str:
     return (
-        f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}" fill="currentColor"{extra}>{escape(content)}</text>'
+        f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}" fill="currentColor"{extra}>'
+        f"{escape_html(content)}</text>"
     )
 
 
@@ -81,8 +81,8 @@ def _open(figure_id: str, height: float, title: str, description: str) -> list[s
     return [
         f'<svg class="grpo-plot" id="{figure_id}" role="img" viewBox="0 0 {WIDTH} {_num(height)}" '
         f'aria-labelledby="{figure_id}-title {figure_id}-desc" font-size="{FONT}" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="{figure_id}-title">{escape(title)}</title>',
-        f'<desc id="{figure_id}-desc">{escape(description)}</desc>',
+        f'<title id="{figure_id}-title">{escape_html(title)}</title>',
+        f'<desc id="{figure_id}-desc">{escape_html(description)}</desc>',
     ]
 
 
@@ -332,4 +332,4 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
 def figure(svg: str, caption: str) -> Markdown:
     """The chart in a <figure> with its caption (text), as one HTML block (no blank line, so Markdown leaves it
     whole)."""
-    return Markdown(f'<figure class="grpo-figure">{svg}<figcaption>{escape(caption)}</figcaption></figure>')
+    return Markdown(f'<figure class="grpo-figure">{svg}<figcaption>{escape_html(caption)}</figcaption></figure>')
