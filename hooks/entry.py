@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from mkdocs.plugins import CombinedEvent, event_priority
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("grpo_examples", "hooks")
@@ -119,8 +119,17 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
     return _events().on_env(env, config, files)
 
 
-def on_page_context(context: Any, page: Any, config: Any, nav: Any) -> Any:
+@event_priority(50)  # before Material's search plugin reads the page: it reads each formula as text
+def _before_search(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    return _events().before_search(context, page, config, nav)
+
+
+@event_priority(-50)  # after it: the page whole again, and what search made of it recorded for `make serve`
+def _after_search(context: Any, page: Any, config: Any, nav: Any) -> Any:
     return _events().on_page_context(context, page, config, nav)
+
+
+on_page_context = CombinedEvent(_before_search, _after_search)
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:

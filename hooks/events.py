@@ -10,6 +10,7 @@ hands the pages to the site layer.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,8 @@ _pending: dict[str, incremental.PageRecord] = {}  # this build's pages as read, 
 _written: set[str] = set()  # the pages this build wrote
 _order: list[tuple[str, str]] = []  # (src_uri, url) of every page, in the order MkDocs builds them
 _planned: dict[str, tuple[str, checks.Checked, Report]] = {}  # pages on_nav expanded: Markdown, result, problems
+_unsearched: dict[str, str] = {}  # each page's HTML while the search plugin reads it with formulas as text
+_SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")  # as the search plugin removes them
 log = get_plugin_logger("grpo")
 
 
@@ -294,20 +297,31 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """No placeholder is left in the page as a comment (hooks/checks.py check_html); the page's date is its
     sources' (hooks/site/build_date.py), its description is checked and escaped, an
-    element that holds only a formula is named for screen readers and the search index leaves out each formula's
-    TeX (hooks/site/math_labels.py), and each table
+    element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py)."""
     checks.check_html(html, checks.Source(_source_path(page, config), page.file.content_string), _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")
-    return tables.wrap(math_labels.tex_not_indexed(math_labels.label_lone_formulas(provenance.disclose(html, name))))
+    return tables.wrap(math_labels.label_lone_formulas(provenance.disclose(html, name)))
+
+
+def before_search(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
+    """Material's search plugin, which reads the page next, is handed each formula as its MathML text, to index it
+    once (hooks/site/math_labels.py); on_page_context gives the page back whole."""
+    _unsearched[page.file.src_uri] = page.content or ""
+    page.content = math_labels.searchable(page.content or "")
+    return context
 
 
 def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:
-    """The print page gets the whole book, now that every page's HTML exists; each page names the KaTeX
-    fonts most of its formulas use, which overrides/partials/katex-fonts.html preloads (hooks/site/katex_fonts.py)."""
+    """After the search plugin's turn: the page is whole again (before_search). The print page gets the whole book,
+    now that every page's HTML exists; each page names the KaTeX fonts most of its formulas use, which
+    overrides/partials/katex-fonts.html preloads (hooks/site/katex_fonts.py)."""
+    # The search plugin takes valued data-search-* attributes out of the page it has read (mkdocs-material 9.8.1,
+    # material/plugins/search/plugin.py, on_page_context): the page given back loses them too.
+    page.content = _SEARCH_ATTRIBUTE.sub("", _unsearched.pop(page.file.src_uri))
     chapters = [page.content or ""]
     if print_book.is_print_page(page):
         page.content = print_book.whole_book(nav, config.site_name)

@@ -61,6 +61,7 @@ _OPENING_TAG = re.compile(
     r"""<([a-zA-Z][a-zA-Z0-9:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*(/?)>"""
 )
 _CLOSING_HEADING = re.compile(r"</h([1-5])>")
+_HEADING = re.compile(r"h[1-5]")
 _ATTRIBUTE = re.compile(
     r"""(\s)(id|for|popovertarget|aria-labelledby|aria-describedby|aria-controls|href|src|xlink:href)=("[^"]*"|'[^']*')"""
 )
@@ -145,8 +146,10 @@ def _section(
 
 def _opening_tag(tag: re.Match[str], name: str, base: str, names: dict[str, str]) -> str:
     element, attributes, slash = tag.group(1), tag.group(2), tag.group(3)
-    if re.fullmatch(r"h[1-5]", element):
+    if _HEADING.fullmatch(element):
         element = f"h{int(element[1]) + 1}"
+    elif not _ATTRIBUTE.search(attributes):
+        return f"<{element}{attributes}{slash}>"  # most tags (KaTeX's spans) have nothing to rewrite
 
     def attribute(match: re.Match[str]) -> str:
         space, key, quoted = match.groups()

@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from hooks.site.math_labels import label_lone_formulas
+from hooks.site.math_labels import label_lone_formulas, searchable
 from tests.chapter_pipeline import page_html
 
 TABLE = "| $`c`$ | $`\\pi_\\theta(c \\mid q)`$ | the candidate $`c`$ |\n|---|---|---|\n| a | b | c |\n"
@@ -30,6 +30,37 @@ def test_a_header_cell_that_is_only_a_formula_gets_text_for_screen_readers() -> 
 def test_an_element_named_already_or_holding_more_is_left_alone() -> None:
     page = page_html('<a href="#x" aria-label="the estimator">$`k_3`$</a> and ## $`k_3`$ then words')
     assert label_lone_formulas(page) == page
+
+
+def test_search_reads_each_formula_once_as_its_mathml_text() -> None:
+    page = page_html("The policy $`\\pi_\\theta`$ and its ratio $`\\rho_t`$, in *words*.")
+    assert page.count("\u03c0") == 2 and "\u200b" in page  # MathML and HTML for the eye; KaTeX's zero-width space
+    assert searchable(page) == "<p>The policy \u03c0\u03b8 and its ratio \u03c1t, in <em>words</em>.</p>"
+
+
+def test_search_leaves_out_a_formula_hidden_beside_its_text_and_keeps_what_it_cannot_read() -> None:
+    headers = re.findall(r"<th>(.*?)</th>", searchable(label_lone_formulas(page_html(TABLE))), re.DOTALL)
+    assert headers == [
+        '<span class="grpo-sr-only">c</span>',
+        '<span class="grpo-sr-only">\u03c0\u03b8(c\u2223q)</span>',
+        "the candidate c",
+    ]
+    assert (
+        searchable('<p>a <span class="katex"><span>never closed</p>')
+        == '<p>a <span class="katex"><span>never closed</p>'
+    )
+    assert searchable("<p>x &lt; 1 &amp; <code>&lt;b&gt;</code></p>") == "<p>x &lt; 1 &amp; <code>&lt;b&gt;</code></p>"
+
+
+def test_the_search_index_reads_each_formula_once_and_the_page_keeps_it_whole(built_site: Path) -> None:
+    # Before: "o1,…,oGo1​,…,oG​" in a result's preview, the MathML's text then that of KaTeX's HTML.
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    assert [doc["location"] for doc in docs if "\u200b" in doc["text"] + doc["title"]] == []
+    definition = next(doc["text"] for doc in docs if doc["location"] == "grpo/#the-definition")
+    assert "responses o1,\u2026,oG from the policy" in definition
+    page = (built_site / "grpo" / "index.html").read_text(encoding="utf-8")
+    formulas = page.count('<span class="katex"')  # the served page keeps each formula's HTML for the eye
+    assert len(re.findall(r'<span class="katex-html[ "][^>]*aria-hidden="true">', page)) == formulas > 30
 
 
 def test_the_search_index_holds_no_formula_as_tex(built_site: Path) -> None:
