@@ -9,6 +9,7 @@ from pathlib import Path
 
 from hooks.site.math_labels import label_lone_formulas, searchable
 from tests.chapter_pipeline import page_html
+from tests.conftest import add_pages, copy_project, mkdocs_build
 
 TABLE = "| $`c`$ | $`\\pi_\\theta(c \\mid q)`$ | the candidate $`c`$ |\n|---|---|---|\n| a | b | c |\n"
 
@@ -61,6 +62,21 @@ def test_the_search_index_reads_each_formula_once_and_the_page_keeps_it_whole(bu
     page = (built_site / "grpo" / "index.html").read_text(encoding="utf-8")
     formulas = page.count('<span class="katex"')  # the served page keeps each formula's HTML for the eye
     assert len(re.findall(r'<span class="katex-html[ "][^>]*aria-hidden="true">', page)) == formulas > 30
+
+
+def test_the_page_given_back_after_search_is_what_material_alone_would_serve(tmp_path: Path) -> None:
+    # Material's plugin takes a valued data-search-* attribute out of the page it read; the page given back, too.
+    project = copy_project(tmp_path / "book")
+    front = "---\ntitle: Searched\ndescription: A page for the search index.\n---\n\n"
+    text = front + '# Searched\n\n<p data-search-exclude="yes">Not for search.</p>\n\nThe policy $`\\pi_\\theta`$.\n'
+    add_pages(project, {"searched.md": text})
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "site" / "searched" / "index.html").read_text(encoding="utf-8")
+    assert "<p>Not for search.</p>" in page and 'class="katex-html"' in page
+    docs = json.loads((tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    texts = [doc["text"] for doc in docs if doc["location"].startswith("searched/")]
+    assert texts == ["<p>The policy \u03c0\u03b8.</p>"]
 
 
 def test_the_search_index_holds_no_formula_as_tex(built_site: Path) -> None:
