@@ -27,8 +27,8 @@ _SPAN = re.compile(r"<span\b|</span>")
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 _ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
-_FORMULA = '<span class="katex"'  # each formula's outer span, as KaTeX writes it (and as label_lone_formulas marks it)
-_HIDDEN_FORMULA = '<span class="katex" aria-hidden="true">'  # its text is beside it already, for screen readers
+_KATEX = '<span class="katex">'  # each formula's outer span, as KaTeX writes it
+_HIDDEN_KATEX = '<span class="katex" aria-hidden="true">'  # as label_lone_formulas marks one whose text is beside it
 
 
 def searchable(page: str) -> str:
@@ -37,12 +37,12 @@ def searchable(page: str) -> str:
     A formula hidden from screen readers (label_lone_formulas gave its element the text) is left out; a span
     that does not close is left as it is."""
     out, pos = [], 0
-    while (start := page.find(_FORMULA, pos)) != -1:
+    while (start := page.find(_KATEX[:-1], pos)) != -1:  # either of the two
         end = _end_of_formula(page, start)
         if end == len(page):
             break
         out.append(page[pos:start])
-        if not page.startswith(_HIDDEN_FORMULA, start):
+        if not page.startswith(_HIDDEN_KATEX, start):
             out.append(html.escape(_mathml_text(page[start:end]), quote=False))
         pos = end
     out.append(page[pos:])
@@ -54,7 +54,7 @@ def label_lone_formulas(page: str) -> str:
     out, pos = [], 0
     for opening in _OPENING.finditer(page):
         element, attributes = opening.group(1), opening.group(2) or ""
-        formula_end = _end_of_formula(page, page.index('<span class="katex">', opening.end()))
+        formula_end = _end_of_formula(page, page.index(_KATEX, opening.end()))
         closing = re.compile(rf"\s*</{element}>").match(page, formula_end)
         if closing is None or "aria-label" in attributes:
             continue  # the formula is not all the element holds, or the element is named already
@@ -66,10 +66,9 @@ def label_lone_formulas(page: str) -> str:
             out.append(f'<a{attributes} aria-label="{label}">')
             pos = opening.end()
         else:
-            katex = page.index('<span class="katex">', opening.end())
-            out.append(f'{page[opening.start() : katex]}<span class="grpo-sr-only">{label}</span>')
-            out.append('<span class="katex" aria-hidden="true">')
-            pos = katex + len('<span class="katex">')
+            katex = page.index(_KATEX, opening.end())
+            out.append(f'{page[opening.start() : katex]}<span class="grpo-sr-only">{label}</span>{_HIDDEN_KATEX}')
+            pos = katex + len(_KATEX)
     out.append(page[pos:])
     return "".join(out)
 
