@@ -98,6 +98,8 @@ def test_typing_a_ratio_inside_on_the_edge_and_the_wrong_way(chapter: Page) -> N
     assert float(state["objective"]) == 1.2 and float(state["clipped"]) == 1.6 and float(state["gradient"]) == 2
     expect(chapter.locator(".cw-note")).to_contain_text("pulls it back up")
     expect(chapter.locator(".cw-summary")).to_contain_text("Ratio ρ set to 0.6.")
+    box = chapter.locator(".cw-summary").bounding_box()  # spoken, not shown: the panel above shows the same numbers
+    assert box is not None and box["width"] <= 1 and box["height"] <= 1
 
 
 def test_flipping_the_sign_moves_the_flat_part(chapter: Page) -> None:

@@ -161,6 +161,8 @@ def test_the_hard_problem_reverses_the_signs(chapter: Page) -> None:
     assert _attribute(chapter, "reward") == [1, 0, 0, 0, 0]
     assert _shown(chapter) == ["+2.0"] + ["−0.5"] * 4
     expect(chapter.locator(".gw-summary")).to_contain_text("Switched to the hard problem")
+    box = chapter.locator(".gw-summary").bounding_box()  # spoken, not shown: the bars above show the same numbers
+    assert box is not None and box["width"] <= 1 and box["height"] <= 1
     chapter.get_by_label("The easy problem", exact=True).check()
     assert _shown(chapter) == ["+0.5"] * 4 + ["−2.0"]
 

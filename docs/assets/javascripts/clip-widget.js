@@ -117,7 +117,7 @@
     const state = { A: data.advantage.value, eps: data.epsilon.value, rho: data.ratio.value, ratioRange: data.ratio.range };
 
     const readout = el("dl", "cw-readout"), worked = el("p", "cw-worked"), note = el("p", "cw-note");
-    const summary = el("p", "cw-summary");
+    const summary = el("p", "cw-summary grpo-sr-only");
     summary.setAttribute("aria-live", "polite");
     const drawing = plot(id);
     const advantage = control(id, "advantage", "Advantage A", data.advantage, (v) => update("A", v));

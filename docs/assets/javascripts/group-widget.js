@@ -89,7 +89,7 @@
     const list = el("ol", "gw-list"), legend = el("p", "gw-legend"), note = el("p", "gw-note"), mark = el("p", "gw-edited");
     const stats = el("dl", "gw-stats"), workings = el("p", "gw-worked"), size = el("span", "gw-size");
     const source = el("p", "gw-source");
-    const summary = el("p", "gw-summary");
+    const summary = el("p", "gw-summary grpo-sr-only");
     summary.setAttribute("aria-live", "polite");
     const add = (reward) => () => {
       responses().push({ text: null, answer: null, verifier: null, reward });
