@@ -84,7 +84,7 @@ def test_it_opens_on_the_settings_with_the_clip_binding(chapter: Page) -> None:
     )
     expect(chapter.locator(".cw-readout")).to_contain_text("the clipbinds")
     expect(chapter.locator(".cw-note")).to_contain_text("gradient 0, no further push up")
-    expect(chapter.locator(".cw")).to_have_class("cw cw--binds")
+    expect(chapter.locator(".cw")).to_have_class("cw grpo-panel cw--binds")
 
 
 def test_typing_a_ratio_inside_on_the_edge_and_the_wrong_way(chapter: Page) -> None:

@@ -129,7 +129,7 @@
       advantage.set(-state.A);
       update("A", -state.A);
     });
-    const app = el("div", "cw", "",
+    const app = el("div", "cw grpo-panel", "",
       el("div", "cw-controls", "", advantage.row, epsilon.row, ratio.row, el("div", "cw-tools", "", flip)),
       el("div", "cw-figure", "", drawing.root, el("p", "cw-legend", "",
         el("span", "", "", el("i", "cw-key cw-key--objective"), "L = min(…)"),

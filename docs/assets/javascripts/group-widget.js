@@ -46,7 +46,7 @@
 
   /* A labelled group of radio buttons: a fieldset, its legend, one <label> per choice */
   function radios(name, legend, choices, checked, onChange) {
-    return el("fieldset", "gw-choice", "", el("legend", "", legend), ...choices.map(([value, text]) => {
+    return el("fieldset", "gw-choice grpo-choice", "", el("legend", "", legend), ...choices.map(([value, text]) => {
       const input = el("input");
       Object.assign(input, { type: "radio", name, value, checked: value === checked });
       input.addEventListener("change", () => input.checked && onChange(value));
@@ -106,7 +106,7 @@
       update("Reset to the sampled responses.");
     });
     const problems = data.groups.map((g, i) => [String(i), capital(g.title)]);
-    const app = el("div", "gw", "",
+    const app = el("div", "gw grpo-panel", "",
       el("div", "gw-controls", "",
         radios(`${id}-problem`, "Problem", problems, "0", (value) => {
           state.group = Number(value);

@@ -35,7 +35,7 @@
     const state = { token: 0, theta: data.tokens[0].pi_theta, ref: data.tokens[0].pi_ref };
 
     const context = el("p", "klw-context");
-    const choice = el("fieldset", "klw-choice");
+    const choice = el("fieldset", "klw-choice grpo-choice");
     choice.append(el("legend", "", "Start from a token"));
     data.tokens.forEach((token, i) => {
       const input = el("input");
@@ -166,7 +166,7 @@
       return { root, marker, off, desc: root.querySelector("desc") };
     }
 
-    const app = el("div", "klw");
+    const app = el("div", "klw grpo-panel");
     app.append(context, choice, controls.theta.row, controls.ref.row, error, values, note, plot.root, summary);
     mount(figure, app);
 
