@@ -28,6 +28,7 @@ _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 _ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 _KATEX = '<span class="katex">'  # each formula's outer span, as KaTeX writes it
+_KATEX_EITHER = '<span class="katex"'  # that span, hidden or not
 _HIDDEN_KATEX = '<span class="katex" aria-hidden="true">'  # as label_lone_formulas marks one whose text is beside it
 
 
@@ -37,7 +38,7 @@ def searchable(page: str) -> str:
     A formula hidden from screen readers (label_lone_formulas gave its element the text) is left out; a span
     that does not close is left as it is."""
     out, pos = [], 0
-    while (start := page.find(_KATEX[:-1], pos)) != -1:  # either of the two
+    while (start := page.find(_KATEX_EITHER, pos)) != -1:
         end = _end_of_formula(page, start)
         if end == len(page):
             break
