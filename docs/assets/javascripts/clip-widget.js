@@ -116,14 +116,14 @@
     const id = `cw${++count}`, places = data.max_decimals;
     const state = { A: data.advantage.value, eps: data.epsilon.value, rho: data.ratio.value, ratioRange: data.ratio.range };
 
-    const readout = el("dl", "cw-readout"), worked = el("p", "cw-worked"), note = el("p", "cw-note");
+    const readout = el("dl", "cw-readout grpo-readout"), worked = el("p", "cw-worked"), note = el("p", "cw-note");
     const summary = el("p", "cw-summary grpo-sr-only");
     summary.setAttribute("aria-live", "polite");
     const drawing = plot(id);
     const advantage = control(id, "advantage", "Advantage A", data.advantage, (v) => update("A", v));
     const epsilon = control(id, "epsilon", "Clip range ε", data.epsilon, (v) => update("eps", v));
     const ratio = control(id, "ratio", "Ratio ρ", data.ratio, (v) => update("rho", v));
-    const flip = el("button", "cw-button", "Flip the sign of A");
+    const flip = el("button", "grpo-button", "Flip the sign of A");
     flip.type = "button";
     flip.addEventListener("click", () => {
       advantage.set(-state.A);

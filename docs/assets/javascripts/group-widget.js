@@ -55,7 +55,7 @@
   }
 
   function button(text, name, onClick, className = "") {
-    const b = el("button", `gw-button ${className}`, text);
+    const b = el("button", `grpo-button ${className}`, text);
     b.type = "button";
     if (name) b.setAttribute("aria-label", name);
     b.addEventListener("click", onClick);
@@ -87,7 +87,7 @@
 
     const question = el("p", "gw-question"), axisTitle = el("span", "gw-axis-title"), ticks = el("div", "gw-track gw-ticks");
     const list = el("ol", "gw-list"), legend = el("p", "gw-legend"), note = el("p", "gw-note"), mark = el("p", "gw-edited");
-    const stats = el("dl", "gw-stats"), workings = el("p", "gw-worked"), size = el("span", "gw-size");
+    const stats = el("dl", "gw-stats grpo-readout"), workings = el("p", "gw-worked"), size = el("span", "gw-size");
     const source = el("p", "gw-source");
     const summary = el("p", "gw-summary grpo-sr-only");
     summary.setAttribute("aria-live", "polite");
