@@ -230,3 +230,16 @@ def test_the_widget_is_checked_on_the_ends_of_the_clip_range() -> None:
     assert {p.ratio for p in points.values()} >= {0.0, 1.0, 2.5}
     narrower = gx.clip_check_points(WIDGET_RATIOS, (0.5,), WIDGET_EPSILONS)
     assert {p.advantage for p in narrower} == {0.5}
+
+
+def test_each_check_point_is_the_clip_at_its_own_ratio_advantage_and_epsilon() -> None:
+    """The points are computed a row of ratios at a time: each must still be the clip's functions at that one point."""
+    points = gx.clip_check_points(WIDGET_RATIOS, (2.0, -1.0, 0.0), WIDGET_EPSILONS)
+    assert len({(p.advantage, p.epsilon) for p in points}) == 9 and len(points) > 9 * 26  # the grid and the ends
+    for p in points:
+        rho, a, eps = p.ratio, p.advantage, p.epsilon
+        assert p.unclipped == float(gx.unclipped_term(rho, a))
+        assert p.clipped == float(gx.clipped_term(rho, a, eps))
+        assert p.objective == float(gx.clipped_surrogate(rho, a, eps))
+        assert p.gradient == float(gx.surrogate_gradient(rho, a, eps))
+        assert p.binds is bool(gx.clip_binds(rho, a, eps))
