@@ -133,6 +133,8 @@ def span_at(spans: list[Span], position: int) -> Span | None:
 
 def code_spans(text: str) -> list[Span]:
     """The inline code and inline math ($`...`$) spans of one prose line."""
+    if "`" not in text:  # both open with a backtick: most prose lines have none
+        return []
     math = [Span(item.start, item.end, True) for item in inline_math(text)]
     # markdown-katex takes its formulas out first, so a backtick of a formula never opens or closes inline code
     # (in "`$$`x`$" the formula is $`x`$ and the first "`$" is left over, not code around "$$")
