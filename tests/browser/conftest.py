@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
 from tests.conftest import Server
@@ -76,3 +76,14 @@ FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
 # True once every block of the page is laid out: below the first screen the browser lays a block out only near
 # the screen, until overrides/partials/later-layout.html does, a few a frame, once the page is parsed.
 LAID_OUT = "() => document.querySelector('.md-content__inner > :not([data-grpo-laid-out])') === null"
+
+
+def assert_marked_invalid(box: Locator, valid: Locator) -> None:
+    """A widget's number box holding what the widget does not take looks it, beside a valid one: an opaque border
+    of another colour, drawn twice as thick (widgets.css grpo-number), the box no larger."""
+    border, shadow = "e => getComputedStyle(e).borderTopColor", "e => getComputedStyle(e).boxShadow"
+    assert box.evaluate(border).startswith("rgb(")  # opaque: not a tint a reader could miss
+    assert box.evaluate(border) != valid.evaluate(border)
+    assert "inset" in box.evaluate(shadow) and valid.evaluate(shadow) == "none"
+    heights = [found["height"] for found in (box.bounding_box(), valid.bounding_box()) if found is not None]
+    assert len(heights) == 2 and heights[0] == heights[1]

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
 from hooks.engine.widget import script_json
-from tests.browser.conftest import LAID_OUT, WatchedPage, watch
+from tests.browser.conftest import LAID_OUT, WatchedPage, assert_marked_invalid, watch
 from tests.conftest import Server
 
 SURROGATE = "cases => cases.map(([rho, A, eps]) => window.grpoClip.surrogate(rho, A, eps))"
@@ -141,10 +141,15 @@ def test_the_sliders_work_by_keyboard_with_a_visible_focus(chapter: Page) -> Non
 def test_an_out_of_range_number_is_marked_and_then_clamped(chapter: Page) -> None:
     box = chapter.get_by_label("Ratio ρ, exact value")
     box.fill("9")
-    assert box.get_attribute("aria-invalid") is not None
+    assert box.get_attribute("aria-invalid") == "true"
+    assert "[invalid]" in box.aria_snapshot()  # what a screen reader is told (aria-invalid="" would read as valid)
+    assert_marked_invalid(box, chapter.get_by_label("Advantage A, exact value"))
+    expect(box).to_have_accessible_description("Ratio ρ: type a number from 0 to 2.5.")  # the box says why
+    expect(chapter.locator(".cw-error")).to_have_text("Ratio ρ: type a number from 0 to 2.5.")
     assert _state(chapter)["ratio"] == "1.5"  # not applied
     box.press("Tab")  # leaving the box puts it back in range: the slider's end, 2.5
     assert box.get_attribute("aria-invalid") is None
+    expect(chapter.locator(".cw-error")).to_be_empty()
     assert _state(chapter)["ratio"] == "2.5" and box.input_value() == "2.5"
 
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
-from tests.browser.conftest import LAID_OUT, WatchedPage, watch
+from tests.browser.conftest import LAID_OUT, WatchedPage, assert_marked_invalid, watch
 from tests.conftest import Server
 
 URL = "grpo-in-practice/"
@@ -135,7 +135,10 @@ def test_a_number_out_of_range_is_refused_and_the_last_valid_value_comes_back(wi
     number = _number(widget, "theta")
     number.fill("0")
     assert number.get_attribute("aria-invalid") == "true"
+    assert "[invalid]" in number.aria_snapshot()
+    assert_marked_invalid(number, _number(widget, "ref"))
     expect(widget.locator(".klw-error")).to_contain_text("Type a probability from 0.000001 to 1")
+    expect(number).to_have_accessible_description("Type a probability from 0.000001 to 1.")
     assert _value(widget, "k3") == pytest.approx(0.095004, abs=1e-6)  # unchanged: still 0.8 against 0.5
     number.fill("1.5")
     assert number.get_attribute("aria-invalid") == "true"

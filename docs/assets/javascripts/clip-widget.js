@@ -29,23 +29,28 @@
       [name, ours[name], numpy[i], `rho=${rho}, A=${A}, eps=${eps}`]);
   });
 
-  /* A slider and a number box for one setting, both labelled, kept in step */
-  function control(id, key, label, setting, onChange) {
+  /* A slider and a number box for one setting, both labelled, kept in step; error says why a typed number is refused */
+  function control(id, key, label, setting, onChange, error) {
     const [min, max] = setting.range;
-    const range = el("input", "cw-range"), number = el("input", "cw-number");
+    const range = el("input", "cw-range"), number = el("input", "cw-number grpo-number");
     Object.assign(range, { type: "range", id: `${id}-${key}`, min, max, step: setting.step, value: setting.value });
     Object.assign(number, { type: "number", min, max, step: "any", value: setting.value });
     number.setAttribute("aria-label", `${label}, exact value`);
+    number.setAttribute("aria-describedby", error.id);
     range.addEventListener("input", () => {
       number.value = range.value;
       number.removeAttribute("aria-invalid");
+      error.textContent = "";
       onChange(Number(range.value));
     });
     number.addEventListener("input", () => {
       const value = Number(number.value);
       const valid = number.value !== "" && Number.isFinite(value) && value >= min && value <= max;
-      number.toggleAttribute("aria-invalid", !valid);
-      if (valid) {
+      error.textContent = valid ? "" : `${label}: type a number from ${min} to ${max}.`;
+      if (!valid) {
+        number.setAttribute("aria-invalid", "true"); // "true": an empty aria-invalid reads as valid to a screen reader
+      } else {
+        number.removeAttribute("aria-invalid");
         range.value = value;
         onChange(value);
       }
@@ -54,6 +59,7 @@
       const typed = Number(number.value), value = Number.isFinite(typed) && number.value !== "" ? Math.min(max, Math.max(min, typed)) : Number(range.value);
       number.value = value;
       number.removeAttribute("aria-invalid");
+      error.textContent = "";
       range.value = value;
       onChange(value);
     });
@@ -120,9 +126,11 @@
     const summary = el("p", "cw-summary grpo-sr-only");
     summary.setAttribute("aria-live", "polite");
     const drawing = plot(id);
-    const advantage = control(id, "advantage", "Advantage A", data.advantage, (v) => update("A", v));
-    const epsilon = control(id, "epsilon", "Clip range ε", data.epsilon, (v) => update("eps", v));
-    const ratio = control(id, "ratio", "Ratio ρ", data.ratio, (v) => update("rho", v));
+    const error = el("p", "cw-error grpo-error");
+    error.id = `${id}-error`;
+    const advantage = control(id, "advantage", "Advantage A", data.advantage, (v) => update("A", v), error);
+    const epsilon = control(id, "epsilon", "Clip range ε", data.epsilon, (v) => update("eps", v), error);
+    const ratio = control(id, "ratio", "Ratio ρ", data.ratio, (v) => update("rho", v), error);
     const flip = el("button", "grpo-button", "Flip the sign of A");
     flip.type = "button";
     flip.addEventListener("click", () => {
@@ -130,7 +138,7 @@
       update("A", -state.A);
     });
     const app = el("div", "cw grpo-panel", "",
-      el("div", "cw-controls", "", advantage.row, epsilon.row, ratio.row, el("div", "cw-tools", "", flip)),
+      el("div", "cw-controls", "", advantage.row, epsilon.row, ratio.row, el("div", "cw-tools", "", error, flip)),
       el("div", "cw-figure", "", drawing.root, el("p", "cw-legend", "",
         el("span", "", "", el("i", "cw-key cw-key--objective"), "L = min(…)"),
         el("span", "", "", el("i", "cw-key cw-key--unclipped"), "ρA, unclipped"),

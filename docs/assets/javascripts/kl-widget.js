@@ -50,7 +50,8 @@
       choice.append(label);
     });
 
-    const error = el("p", "klw-error");
+    const error = el("p", "klw-error grpo-error");
+    error.id = `${id}-error`;
     const controls = { theta: probability("theta", ["π", "θ", ": the policy in training"]),
       ref: probability("ref", ["π", "ref", ": the frozen reference"]) };
 
@@ -60,11 +61,12 @@
       const label = el("label", "klw-label");
       const sub = el("sub", "", index);
       label.append(symbol, sub, words);
-      const range = el("input"), number = el("input");
+      const range = el("input"), number = el("input", "grpo-number");
       Object.assign(range, { type: "range", id: `${id}-${key}`, min: data.slider_step, max: 1, step: data.slider_step });
       Object.assign(number, { type: "number", min: data.min_probability, max: 1, step: "any" });
       label.htmlFor = range.id;
       number.setAttribute("aria-label", `${symbol}${index}${words}, as a number`);
+      number.setAttribute("aria-describedby", error.id);
       range.addEventListener("input", () => set(key, Number(range.value), range));
       range.addEventListener("change", () => announce(`${symbol}${index} set to ${format(state[key], places)}.`));
       number.addEventListener("input", () => {
