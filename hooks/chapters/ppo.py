@@ -24,6 +24,7 @@ from hooks.engine.contract import (
     svg,
     table,
     tex_term,
+    tick,
 )
 
 # ---------------------------------------------------------------- formulas
@@ -149,11 +150,12 @@ def _curve_words(curve: gx.ClipCurve, plot: gx.ClipPlot) -> str:
     """What the curve does, in words, for the plot's description (alt text)."""
     if curve.advantage > 0:
         return (
-            f"for A = {curve.advantage:g}, L rises with ρ up to ρ = {plot.clip.high:g} and is flat at "
-            f"{curve.flat_at:g} beyond it"
+            f"for A = {_number(curve.advantage, signed=True)}, L rises with ρ up to ρ = {_number(plot.clip.high)} "
+            f"and is flat at {_number(curve.flat_at)} beyond it"
         )
     return (
-        f"for A = {curve.advantage:g}, L is flat at {curve.flat_at:g} below ρ = {plot.clip.low:g} "
+        f"for A = {_number(curve.advantage, signed=True)}, L is flat at {_number(curve.flat_at)} below "
+        f"ρ = {_number(plot.clip.low)} "
         "and falls with ρ above it"
     )
 
@@ -174,12 +176,12 @@ def clip_plot(plot: gx.ClipPlot) -> Markdown:
     chart = svg.line_chart(
         "ppo-clip",
         "The clipped objective against the probability ratio",
-        f"Line chart over ratios from 0 to {plot.ratio_max:g}, "
-        f"clip range {plot.clip.low:g} to {plot.clip.high:g} shaded. {summary}.",
+        f"Line chart over ratios from 0 to {tick(plot.ratio_max)}, "
+        f"clip range {_number(plot.clip.low)} to {_number(plot.clip.high)} shaded. {summary}.",
         svg.Axis("probability ratio ρ (unitless)", 0, plot.ratio_max, svg.ticks(0, plot.ratio_max, 4)),
         svg.Axis("objective L (units of A)", bottom, top, svg.ticks(bottom, top, 6)),
         series,
-        band=(plot.clip.low, plot.clip.high, f"[1 − ε, 1 + ε], ε = {plot.epsilon:g}"),
+        band=(plot.clip.low, plot.clip.high, f"[1 − ε, 1 + ε], ε = {_number(plot.epsilon)}"),
     )
     caption = (
         "The clipped objective L = min(ρA, clip(ρ, 1 − ε, 1 + ε)·A) for one token, against the ratio ρ, "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import grpo_examples as gx
 from hooks.chapters.groups import mean_tex, std_tex
-from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, svg, table
+from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, svg, table, tick
 
 METHOD_LABELS = {"grpo": "GRPO", "critic": "learned critic", "reinforce": "REINFORCE, no baseline"}
 METHOD_STYLES = {"grpo": 1, "critic": 2, "reinforce": 3}
@@ -72,7 +72,7 @@ def all_equal_plot(run: gx.Run) -> Markdown:
         "Share of groups whose rewards are all equal, per training step",
         f"Line chart. {summary}.",
         svg.Axis("training step (policy updates)", 0, run.steps, svg.ticks(0, run.steps)),
-        svg.Axis("all-equal groups (% of groups)", 0, 100, svg.ticks(0, 100, 4), "{:g}"),
+        svg.Axis("all-equal groups (% of groups)", 0, 100, svg.ticks(0, 100, 4)),
         series,
     )
     caption = (
@@ -96,9 +96,9 @@ def advantage_plot(run: gx.Run) -> Markdown:
     chart = svg.histogram_stack(
         "training-advantages",
         "Distribution of the non-zero advantages each method computed",
-        f"Three histograms over advantages from -{reach:g} to {reach:g}, zeros left out. "
+        f"Three histograms over advantages from {tick(-reach)} to {tick(reach, signed=True)}, zeros left out. "
         f"Share of advantages exactly 0: {zeros}.",
-        svg.Axis("advantage A (unitless)", -reach, reach, svg.ticks(-reach, reach, 6)),
+        svg.Axis("advantage A (unitless)", -reach, reach, svg.ticks(-reach, reach, 6), signed=True),
         "share of non-zero advantages (%)",
         panels,
     )

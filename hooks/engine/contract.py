@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 
 from hooks.engine import svg
 from hooks.engine.markdown import Markdown, code, join, math_block, md, table
-from hooks.engine.numbers import MAX_DECIMALS, MINUS, Decimal, count_words, decimal, reward_tex, times_words
+from hooks.engine.numbers import MAX_DECIMALS, MINUS, Decimal, count_words, decimal, reward_tex, tick, times_words
 from hooks.engine.widget import Widget
 
 Formulas = Mapping[tuple[type, str], Callable[..., str]]  # TeX, of numbers only: no data text reaches TeX
@@ -65,5 +65,6 @@ __all__ = [
     "svg",
     "table",
     "tex_term",
+    "tick",
     "times_words",
 ]

@@ -127,6 +127,13 @@ def _decimal(rounded: Fraction | float, places: int, exact: bool) -> Decimal:
     return Decimal(digits=text.lstrip("-"), negative=negative, exact=exact)
 
 
+def tick(value: float, signed: bool = False) -> str:
+    """An axis label: the value in its shortest form ('2', '0.5', '100'), with the typographic minus and, for a
+    signed quantity, '+' on the positive side ('+2'), as the widgets' `tick` writes their axes."""
+    sign = MINUS if value < 0 else "+" if signed and value > 0 else ""
+    return sign + f"{abs(value):g}"
+
+
 def reward_tex(reward: Fraction) -> str:
     """A reward as the chapter writes it: 1 and 0 as integers, others as decimals."""
     return str(reward.numerator) if reward.denominator == 1 else decimal(reward).tex()

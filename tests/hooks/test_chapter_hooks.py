@@ -189,6 +189,15 @@ def test_figure_blocks_are_accessible_svg(name: str) -> None:
     assert caption is not None and caption.text
 
 
+def test_the_advantage_histogram_signs_its_axis_as_the_book_signs_advantages() -> None:
+    svg = ET.fromstring(block("training-advantages run").split("\n\n")[0]).find(f"{SVG}svg")
+    assert svg is not None
+    labels = [t.text or "" for t in svg.iter(f"{SVG}text")]
+    assert {"−2", "−1", "0", "+1", "+2"} <= set(labels) and not any(re.fullmatch(r"-\d.*", t) for t in labels)
+    desc = svg.find(f"{SVG}desc")
+    assert desc is not None and re.search(r"advantages from −\d+ to \+\d+, zeros left out", desc.text or "")
+
+
 def test_training_blocks_take_the_run() -> None:
     assert (
         "block 'training-reward' draws a Run, and easy is a Group: write <!-- grpo:block training-reward run -->"

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from hooks.engine.numbers import MINUS, count_words, decimal, times_words
+from hooks.engine.numbers import MINUS, count_words, decimal, tick, times_words
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,18 @@ def test_a_float_ratio_that_is_whole_reads_as_a_word() -> None:
     assert times_words(1.14 / 0.228) == "five times"  # 4.999999999999999 in floating point
     assert times_words(5.25) == "5.25 times"
     assert times_words(1.0000000000000002) == "as much as"
+
+
+@pytest.mark.parametrize(
+    ("value", "signed", "label"),
+    [
+        (-3, False, "−3"),
+        (-0.5, True, "−0.5"),
+        (0, True, "0"),
+        (0.5, False, "0.5"),
+        (2, True, "+2"),
+        (100, False, "100"),
+    ],
+)
+def test_axis_ticks_are_short_with_the_books_signs(value: float, signed: bool, label: str) -> None:
+    assert tick(value, signed) == label

@@ -78,6 +78,18 @@ def test_histogram_stack() -> None:
     assert {"one", "two", "advantage A (unitless)", "share (%)", "75", "100"} <= set(texts)
 
 
+def test_tick_labels_write_the_books_minus_and_a_plus_on_a_signed_axis() -> None:
+    def labels(signed: bool) -> list[str | None]:
+        axis = svg.Axis("advantage A (unitless)", -2, 2, svg.ticks(-2, 2, 4), signed=signed)
+        chart = svg.histogram_stack(
+            "hist", "Histograms", "One panel.", axis, "share (%)", [svg.Panel("one", [-2, 2], [1.0], 1)]
+        )
+        return [t.text for t in ET.fromstring(chart).iter("{http://www.w3.org/2000/svg}text")]
+
+    assert [t for t in labels(signed=True) if t and t[-1].isdigit()][-5:] == ["−2", "−1", "0", "+1", "+2"]
+    assert [t for t in labels(signed=False) if t and t[-1].isdigit()][-5:] == ["−2", "−1", "0", "1", "2"]
+
+
 @pytest.mark.parametrize(
     ("low", "high", "count", "expected"),
     [

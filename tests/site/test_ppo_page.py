@@ -88,9 +88,11 @@ def test_the_plot_is_an_accessible_figure(chapter: str) -> None:
     desc = svg.find(f"{SVG}desc")
     # A = +2: flat at 1.2 x 2 = 2.4 above rho = 1.2; A = -1: flat at 0.8 x -1 = -0.8 below rho = 0.8.
     assert desc is not None and desc.text
-    assert "flat at 2.4 beyond it" in desc.text and "flat at -0.8 below ρ = 0.8" in desc.text
+    assert "for A = +2.0, L rises" in desc.text and "flat at 2.4 beyond it" in desc.text
+    assert "for A = −1.0, L is flat at −0.8 below ρ = 0.8" in desc.text  # the book's minus, as the legend writes it
     labels = [t.text for t in svg.iter(f"{SVG}text")]
     assert "probability ratio ρ (unitless)" in labels and "objective L (units of A)" in labels
+    assert {"−1", "0", "1", "2"} <= set(labels) and not any(re.fullmatch(r"-\d.*", t or "") for t in labels)
     assert svg.find(f".//{SVG}rect[@class='grpo-band']") is not None
     caption = figure.find("figcaption")
     assert caption is not None and caption.text
