@@ -78,6 +78,11 @@ FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
 LAID_OUT = "() => document.querySelector('.md-content__inner > :not([data-grpo-laid-out])') === null"
 
 
+def page_top(element: Locator) -> float:
+    """Where element starts, in CSS pixels from the top of the page (not of the window, which scrolls)."""
+    return float(element.evaluate("e => e.getBoundingClientRect().top + scrollY"))
+
+
 def assert_marked_invalid(box: Locator, valid: Locator) -> None:
     """A widget's number box holding what the widget does not take looks it, beside a valid one: an opaque border
     of another colour, drawn twice as thick (widgets.css grpo-number), the box no larger."""

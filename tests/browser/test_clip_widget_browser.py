@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
 from hooks.engine.widget import script_json
-from tests.browser.conftest import LAID_OUT, WatchedPage, assert_marked_invalid, watch
+from tests.browser.conftest import LAID_OUT, WatchedPage, assert_marked_invalid, page_top, watch
 from tests.conftest import Server
 
 SURROGATE = "cases => cases.map(([rho, A, eps]) => window.grpoClip.surrogate(rho, A, eps))"
@@ -145,12 +145,47 @@ def test_an_out_of_range_number_is_marked_and_then_clamped(chapter: Page) -> Non
     assert "[invalid]" in box.aria_snapshot()  # what a screen reader is told (aria-invalid="" would read as valid)
     assert_marked_invalid(box, chapter.get_by_label("Advantage A, exact value"))
     expect(box).to_have_accessible_description("Ratio ρ: type a number from 0 to 2.5.")  # the box says why
-    expect(chapter.locator(".cw-error")).to_have_text("Ratio ρ: type a number from 0 to 2.5.")
+    # a status (a live region): a screen reader says why as the reason appears, not only on coming back to the box
+    expect(chapter.get_by_role("status").filter(has_text="type a number")).to_have_text(
+        "Ratio ρ: type a number from 0 to 2.5."
+    )
     assert _state(chapter)["ratio"] == "1.5"  # not applied
     box.press("Tab")  # leaving the box puts it back in range: the slider's end, 2.5
     assert box.get_attribute("aria-invalid") is None
     expect(chapter.locator(".cw-error")).to_be_empty()
     assert _state(chapter)["ratio"] == "2.5" and box.input_value() == "2.5"
+
+
+def test_a_refusal_is_written_once_however_many_keys_keep_it(chapter: Page) -> None:
+    """The reason is a live region: written again at every key, a screen reader would say it again at every key."""
+    chapter.locator(".cw-error").evaluate(
+        """(e) => { window.writes = 0;
+          new MutationObserver((m) => { window.writes += m.length; })
+            .observe(e, { childList: true, characterData: true, subtree: true }); }"""
+    )
+    box = chapter.get_by_label("Ratio ρ, exact value")
+    box.fill("")  # refused: the reason appears
+    box.press_sequentially("999")  # refused at each key, for the same reason
+    expect(chapter.locator(".cw-error")).to_have_text("Ratio ρ: type a number from 0 to 2.5.")
+    assert chapter.evaluate("() => window.writes") == 1
+    box.fill("2")  # accepted: the reason goes, once
+    expect(chapter.locator(".cw-error")).to_be_empty()
+    assert chapter.evaluate("() => window.writes") == 2
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_refusal_moves_nothing_below_it(browser: Browser, site_server: Server, width: int) -> None:
+    """The reason has its line kept for it: the drawing under the controls does not jump as it comes and goes."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(site_server.url + "ppo/")
+    page.wait_for_function(LAID_OUT)
+    drawing = page.locator(".cw-figure")
+    before = page_top(drawing)
+    page.get_by_label("Ratio ρ, exact value").fill("9")
+    expect(page.locator(".cw-error")).to_have_text("Ratio ρ: type a number from 0 to 2.5.")
+    assert page_top(drawing) == pytest.approx(before, abs=0.5)  # a line box may round differently: no jump
+    context.close()
 
 
 def test_the_drawing_puts_the_dot_on_the_curve(chapter: Page) -> None:

@@ -124,10 +124,8 @@ def test_format_prints_any_float_as_the_build_does(runtime: Page, values: list[f
 
 # A helper of the runtime defined again in a widget's script, as each once was (the KL widget's SVG helper was
 # `svg`): `function format(`, `const MINUS =`, and so on. Taking them from window.grpoWidgets is no copy.
-OWN_COPY = re.compile(
-    r"\bfunction\s+(?:format|el|svgEl|svg|selfCheck|boot)\s*\("
-    r"|\b(?:const|let|var)\s+(?:MINUS|format|el|svgEl|selfCheck|boot)\s*="
-)
+_SHARED = "format|el|svgEl|refusalMessage|typedNumber|judge|selfCheck|boot"
+OWN_COPY = re.compile(rf"\bfunction\s+(?:{_SHARED}|svg)\s*\(|\b(?:const|let|var)\s+(?:MINUS|{_SHARED})\s*=")
 
 
 def test_no_widget_script_carries_a_copy_of_the_runtime(runtime: Page, site_server: Server, built_site: Path) -> None:
@@ -141,6 +139,8 @@ def test_no_widget_script_carries_a_copy_of_the_runtime(runtime: Page, site_serv
         assert "window.grpoWidgets" in source, name
         # The runtime's start-up and SVG helper, written out again
         assert "document$" not in source and "createElementNS" not in source, name
+        # and the refusal of a typed number: the runtime's judge() alone marks a box invalid
+        assert "aria-invalid" not in source, name
 
 
 def test_a_page_without_a_widget_loads_no_widget_code(page: WatchedPage, site_server: Server) -> None:

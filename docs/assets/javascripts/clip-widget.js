@@ -8,7 +8,7 @@
 (() => {
   "use strict";
 
-  const { format, el, svgEl, selfCheck, boot, mount } = window.grpoWidgets;
+  const { format, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* grpo_examples.ppo: L = min(rho A, clip(rho, 1 - eps, 1 + eps) A), and dL/drho = 0 where the clip binds
@@ -39,18 +39,13 @@
     number.setAttribute("aria-describedby", error.id);
     range.addEventListener("input", () => {
       number.value = range.value;
-      number.removeAttribute("aria-invalid");
-      error.textContent = "";
+      judge(number, error, "");
       onChange(Number(range.value));
     });
     number.addEventListener("input", () => {
-      const value = Number(number.value);
-      const valid = number.value !== "" && Number.isFinite(value) && value >= min && value <= max;
-      error.textContent = valid ? "" : `${label}: type a number from ${min} to ${max}.`;
-      if (!valid) {
-        number.setAttribute("aria-invalid", "true"); // "true": an empty aria-invalid reads as valid to a screen reader
-      } else {
-        number.removeAttribute("aria-invalid");
+      const value = typedNumber(number, min, max);
+      judge(number, error, value === null ? `${label}: type a number from ${min} to ${max}.` : "");
+      if (value !== null) {
         range.value = value;
         onChange(value);
       }
@@ -58,8 +53,7 @@
     number.addEventListener("change", () => {
       const typed = Number(number.value), value = Number.isFinite(typed) && number.value !== "" ? Math.min(max, Math.max(min, typed)) : Number(range.value);
       number.value = value;
-      number.removeAttribute("aria-invalid");
-      error.textContent = "";
+      judge(number, error, "");
       range.value = value;
       onChange(value);
     });
@@ -126,8 +120,7 @@
     const summary = el("p", "cw-summary grpo-sr-only");
     summary.setAttribute("aria-live", "polite");
     const drawing = plot(id);
-    const error = el("p", "cw-error grpo-error");
-    error.id = `${id}-error`;
+    const error = refusalMessage(id, "cw-error");
     const advantage = control(id, "advantage", "Advantage A", data.advantage, (v) => update("A", v), error);
     const epsilon = control(id, "epsilon", "Clip range ε", data.epsilon, (v) => update("eps", v), error);
     const ratio = control(id, "ratio", "Ratio ρ", data.ratio, (v) => update("rho", v), error);

@@ -9,7 +9,7 @@
 (() => {
   "use strict";
 
-  const { MINUS, format, tick, el, svgEl, selfCheck, boot, mount } = window.grpoWidgets;
+  const { MINUS, format, tick, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
   const NAMES = ["k3", "k1", "k2"]; // drawing order: k3 on top of the others' legend, first in the legend
   let count = 0;
 
@@ -50,8 +50,7 @@
       choice.append(label);
     });
 
-    const error = el("p", "klw-error grpo-error");
-    error.id = `${id}-error`;
+    const error = refusalMessage(id, "klw-error");
     const controls = { theta: probability("theta", ["π", "θ", ": the policy in training"]),
       ref: probability("ref", ["π", "ref", ": the frozen reference"]) };
 
@@ -70,17 +69,14 @@
       range.addEventListener("input", () => set(key, Number(range.value), range));
       range.addEventListener("change", () => announce(`${symbol}${index} set to ${format(state[key], places)}.`));
       number.addEventListener("input", () => {
-        const value = Number(number.value);
-        const valid = number.value.trim() !== "" && Number.isFinite(value) && value >= data.min_probability && value <= 1;
-        number.setAttribute("aria-invalid", String(!valid));
-        error.textContent = valid ? "" : `Type a probability from ${data.min_probability} to 1.`;
-        if (valid) set(key, value, number);
+        const value = typedNumber(number, data.min_probability, 1);
+        judge(number, error, value === null ? `Type a probability from ${data.min_probability} to 1.` : "");
+        if (value !== null) set(key, value, number);
       });
       number.addEventListener("change", () => {
-        if (number.getAttribute("aria-invalid") === "true") {
+        if (typedNumber(number, data.min_probability, 1) === null) {
           number.value = String(state[key]);
-          number.setAttribute("aria-invalid", "false");
-          error.textContent = "";
+          judge(number, error, "");
         }
         announce(`${symbol}${index} set to ${format(state[key], places)}.`);
       });

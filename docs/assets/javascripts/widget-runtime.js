@@ -1,6 +1,6 @@
 /* What every widget's script shares, once, as window.grpoWidgets: the number format, the DOM helpers, the
- * self-check against numpy and the start-up. widgets.js loads it, before the widgets' own scripts, on the pages
- * that hold a widget (and only there).
+ * refusal of a typed number, the self-check against numpy and the start-up. widgets.js loads it, before the
+ * widgets' own scripts, on the pages that hold a widget (and only there).
  */
 (() => {
   "use strict";
@@ -68,6 +68,31 @@
     return node;
   }
 
+  /* Where a widget says why a typed number is refused: a status (a polite live region), so a screen reader
+     hears the reason as it appears, and the description of each of the widget's number boxes, so it
+     is heard again on coming back to one */
+  function refusalMessage(id, className) {
+    const message = el("p", `${className} grpo-error`);
+    message.id = `${id}-error`;
+    message.setAttribute("role", "status");
+    return message;
+  }
+
+  /* What a number box holds if it is a number from min to max, else null */
+  function typedNumber(number, min, max) {
+    const value = Number(number.value);
+    return number.value.trim() !== "" && Number.isFinite(value) && value >= min && value <= max ? value : null;
+  }
+
+  /* A number box's verdict: `why` it is refused, or "" to accept it. A refused box is aria-invalid="true" (an
+     empty aria-invalid reads as valid to a screen reader). The message is rewritten only when it changes, so
+     that its live region does not repeat it at every key. */
+  function judge(number, message, why) {
+    if (why) number.setAttribute("aria-invalid", "true");
+    else number.removeAttribute("aria-invalid");
+    if (message.textContent !== why) message.textContent = why;
+  }
+
   /* On load, a widget's port must agree with numpy on the points its page embeds; a mismatch is a bug to see.
      rows: [what, ours, numpy's, where]; agree means equal, or within rtol of numpy's (absolute below 1). */
   function selfCheck(widget, rtol, rows) {
@@ -96,5 +121,5 @@
     figure.classList.add("grpo-widget--live");
   }
 
-  window.grpoWidgets = { MINUS, format, tick, el, svgEl, selfCheck, boot, mount };
+  window.grpoWidgets = { MINUS, format, tick, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount };
 })();
