@@ -7,14 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import grpo_examples as gx
-from hooks.engine.contract import Blocks, Formulas, Markdown, decimal, join, md, relation, svg, table, tex_term
+from hooks.engine.contract import (
+    Blocks,
+    Formulas,
+    Markdown,
+    decimal,
+    join,
+    md,
+    relation,
+    short,
+    short_tex,
+    svg,
+    table,
+    tex_term,
+)
 
 # ---------------------------------------------------------------- formulas: the general form, then the numbers
-
-
-def _reward(value: float) -> str:
-    """A reward as the checker gives it (0, 1 or 2): written as the whole number it is."""
-    return f"{value:g}"
 
 
 def _weighted_sum(
@@ -43,7 +51,7 @@ def _probabilities(bandit: gx.Bandit) -> list[float]:
 def expected_reward_tex(bandit: gx.Bandit) -> str:
     """J(theta) = sum_c pi(c) r(c) = 0.3 x 2 + ... = 1.2."""
     rewards = [float(c.reward) for c in bandit.candidates.values()]
-    filled = _weighted_sum(_probabilities(bandit), rewards, bandit.expected_reward, write=_reward)
+    filled = _weighted_sum(_probabilities(bandit), rewards, bandit.expected_reward, write=short_tex)
     return _two_lines(r"J(\theta)", r"\sum_c \pi_\theta(c \mid q)\, r(c)", filled)
 
 
@@ -56,7 +64,7 @@ def gradient_tex(bandit: gx.Bandit) -> str:
         relation_ = relation(decimal(candidate.probability), decimal(float(candidate.reward)), expected, shown)
         lines.append(
             rf"\frac{{\partial J}}{{\partial \theta_{c}}} &= \pi_\theta({c} \mid q)\,\big(r({c}) - J\big) "
-            rf"= {tex_term(candidate.probability)} \times ({_reward(float(candidate.reward))} - {expected.tex()}) "
+            rf"= {tex_term(candidate.probability)} \times ({short_tex(candidate.reward)} - {expected.tex()}) "
             rf"{relation_} {shown.tex(signed=True)}"
         )
     return r"\begin{aligned}" + r" \\[10pt] ".join(lines) + r"\end{aligned}"
@@ -141,7 +149,7 @@ def _equals(value: float) -> str:
 def bandit_menu(bandit: gx.Bandit) -> Markdown:
     """The prompt, its candidate responses, the checker's rewards and the policy's probabilities."""
     rows = [
-        [str(c), x.text, f"{x.accuracy:g}", f"{x.format:g}", f"{x.reward:g}", _number(x.probability)]
+        [str(c), x.text, short(x.accuracy), short(x.format), short(x.reward), _number(x.probability)]
         for c, x in bandit.candidates.items()
     ]
     header = [
@@ -163,7 +171,7 @@ def _estimates_table(baseline: gx.Baseline) -> Markdown:
         [
             str(c + 1),
             _number(baseline.probabilities[c]),
-            f"{baseline.weights[c]:g}" if baseline.name == "none" else _number(baseline.weights[c], signed=True),
+            short(baseline.weights[c]) if baseline.name == "none" else _number(baseline.weights[c], signed=True),
             _vector(baseline.estimates[c]),
             _number(baseline.squared_misses[c]),
         ]
@@ -261,8 +269,8 @@ def simulation_histogram(bandit: gx.Bandit) -> Markdown:
     caption = (
         f"Each of {bandit.batches} groups of G = {bandit.G} samples gives one estimate of how much to "
         f"raise candidate {best.number}'s logit (the entry for that logit of the averaged estimate); the bars count "
-        f"them in bins {bandit.histogram_bin:g} wide. Both sets of estimates use the same samples and centre on the "
-        "dashed line, the true gradient; subtracting the baseline narrows them. Each panel is scaled to its own "
+        f"them in bins {short(bandit.histogram_bin)} wide. Both sets of estimates use the same samples and centre on "
+        "the dashed line, the true gradient; subtracting the baseline narrows them. Each panel is scaled to its own "
         "tallest bar."
     )
     return svg.figure(chart, caption)

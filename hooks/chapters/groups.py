@@ -24,7 +24,8 @@ from hooks.engine.contract import (
     math_block,
     md,
     relation,
-    reward_tex,
+    short,
+    short_tex,
     table,
     times_words,
 )
@@ -34,12 +35,12 @@ from hooks.engine.contract import (
 
 def rewards_tex(group: gx.GroupWorking) -> str:
     """(r_1, ..., r_G) = (1, 1, 1, 1, 0)."""
-    return r"(r_1, \dots, r_G) = (" + ", ".join(reward_tex(r) for r in group.rewards) + ")"
+    return r"(r_1, \dots, r_G) = (" + ", ".join(short_tex(r) for r in group.rewards) + ")"
 
 
 def mean_tex(group: gx.GroupWorking) -> str:
     """mu = (r_1 + ... + r_G) / G = total / G = mean."""
-    terms = "+".join(reward_tex(r) for r in group.rewards)
+    terms = "+".join(short_tex(r) for r in group.rewards)
     mean = decimal(group.mean)
     steps = [rf"\mu = \frac{{{terms}}}{{{group.G}}}"]
     if group.total.denominator == 1:  # 0/1 rewards: show the count over G, as 4/5
@@ -53,7 +54,7 @@ def variance_tex(group: gx.GroupWorking) -> str:
     if group.is_binary:
         q = decimal(group.q)
         return rf"\sigma^2 = p(1-p) {relation(mu, q)} {mu.tex()} \times {q.tex()} {variance.relation} {variance.tex()}"
-    squares = "+".join(f"({reward_tex(r)}-{mu.tex()})^2" for r in group.rewards)
+    squares = "+".join(f"({short_tex(r)}-{mu.tex()})^2" for r in group.rewards)
     return (
         rf"\sigma^2 = \frac{{1}}{{G}}\sum_{{i=1}}^{{G}} (r_i-\mu)^2 {relation(mu)} "
         rf"\frac{{{squares}}}{{{group.G}}} {variance.relation} {variance.tex()}"
@@ -74,7 +75,7 @@ def _outcome(group: gx.GroupWorking, outcome: str) -> gx.Outcome:
 
 
 def _rewards(group: gx.GroupWorking) -> str:
-    return "[" + ", ".join(f"{float(r):g}" for r in group.rewards) + "]"
+    return "[" + ", ".join(short(r) for r in group.rewards) + "]"
 
 
 def advantage_tex(group: gx.GroupWorking, outcome: str) -> str:
@@ -87,14 +88,9 @@ def advantage_tex(group: gx.GroupWorking, outcome: str) -> str:
     deviation, advantage = decimal(found.deviation), decimal(found.advantage)
     return (
         rf"{label} = \frac{{r - \mu}}{{\sigma}} {relation(mu, std)} "
-        rf"\frac{{{reward_tex(found.reward)} - {mu.tex()}}}{{{std.tex()}}} {relation(deviation, std)} "
+        rf"\frac{{{short_tex(found.reward)} - {mu.tex()}}}{{{std.tex()}}} {relation(deviation, std)} "
         rf"\frac{{{deviation.tex(signed=False)}}}{{{std.tex()}}} {advantage.relation} {advantage.tex(signed=True)}"
     )
-
-
-def _reward(value: float) -> str:
-    """A reward as a formula writes it: 1 and 0 as integers, other values as the book's decimals."""
-    return f"{value:g}" if value == int(value) else decimal(value).tex()
 
 
 def _label(reward: float) -> str:
@@ -105,11 +101,11 @@ def _label(reward: float) -> str:
 def rloo_tex(loo: gx.LeaveOneOut) -> str:
     """A = r_i - (1/(G-1)) sum_{j != i} r_j = r - (sum of the others)/(G-1) = r - b = A."""
     baseline, advantage = decimal(loo.baseline), decimal(loo.advantage)
-    others = "+".join(_reward(r) for r in loo.others)
+    others = "+".join(short_tex(r) for r in loo.others)
     return (
         rf"{_label(loo.reward)} = r_i - \frac{{1}}{{G-1}}\sum_{{j \ne i}} r_j = "
-        rf"{_reward(loo.reward)} - \frac{{{others}}}{{{len(loo.others)}}} {baseline.relation} "
-        rf"{_reward(loo.reward)} - {baseline.tex()} {advantage.relation} {advantage.tex(signed=True)}"
+        rf"{short_tex(loo.reward)} - \frac{{{others}}}{{{len(loo.others)}}} {baseline.relation} "
+        rf"{short_tex(loo.reward)} - {baseline.tex()} {advantage.relation} {advantage.tex(signed=True)}"
     )
 
 
@@ -194,7 +190,7 @@ def worked_example(group: gx.Group) -> Markdown:
 
 
 def _rewards_cell(group: gx.Group) -> str:
-    return ", ".join(f"{float(r):g}" for r in group.rewards)
+    return ", ".join(short(r) for r in group.rewards)
 
 
 def compare(first: gx.Group, second: gx.Group, *more: gx.Group) -> Markdown:
@@ -248,7 +244,7 @@ def group_table(group: gx.Group) -> Markdown:
             str(i),
             response.text,
             response.answer or "none",
-            f"{response.reward:g}",
+            short(response.reward),
             # no-break spaces: a rounded advantage's "≈" never ends a line with its number on the next
             Markdown(decimal(response.advantage).prose(signed=True).replace(" ", NBSP)),
         ]
@@ -291,8 +287,8 @@ def verifier_steps(group: gx.Group) -> Markdown:
             response.text,
             _answer_code(response.answer),
             _answer_code(response.normalised),
-            f"{response.reward:g}",
-            f"{response.format:g}",
+            short(response.reward),
+            short(response.format),
         ]
         for i, response in enumerate(group.responses, start=1)
     ]

@@ -21,10 +21,10 @@ from hooks.engine.contract import (
     join,
     md,
     relation,
+    short,
     svg,
     table,
     tex_term,
-    tick,
 )
 
 # ---------------------------------------------------------------- formulas
@@ -176,7 +176,7 @@ def clip_plot(plot: gx.ClipPlot) -> Markdown:
     chart = svg.line_chart(
         "ppo-clip",
         "The clipped objective against the probability ratio",
-        f"Line chart over ratios from 0 to {tick(plot.ratio_max)}, "
+        f"Line chart over ratios from 0 to {short(plot.ratio_max)}, "
         f"clip range {_number(plot.clip.low)} to {_number(plot.clip.high)} shaded. {summary}.",
         svg.Axis("probability ratio ρ (unitless)", 0, plot.ratio_max, svg.ticks(0, plot.ratio_max, 4)),
         svg.Axis("objective L (units of A)", bottom, top, svg.ticks(bottom, top, 6)),

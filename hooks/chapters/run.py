@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import grpo_examples as gx
 from hooks.chapters.groups import mean_tex, std_tex
-from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, svg, table, tick
+from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, short, svg, table
 
 METHOD_LABELS = {"grpo": "GRPO", "critic": "learned critic", "reinforce": "REINFORCE, no baseline"}
 METHOD_STYLES = {"grpo": 1, "critic": 2, "reinforce": 3}
@@ -33,7 +33,7 @@ def reward_plot(run: gx.Run) -> Markdown:
         svg.Series(METHOD_LABELS[m], list(range(run.steps + 1)), list(method.mean_reward), METHOD_STYLES[m])
         for m, method in run.methods.items()
     ]
-    threshold = f"{run.threshold:g}"
+    threshold = short(run.threshold)
     summary = "; ".join(
         f"{METHOD_LABELS[m]} starts at {_reward(method.start_reward)}, {_steps_phrase(method)} "
         f"and ends at {_reward(method.final_reward)}"
@@ -50,7 +50,7 @@ def reward_plot(run: gx.Run) -> Markdown:
     )
     caption = (
         f"Mean reward of the policy after each update: the reward it earns on average over its own responses, "
-        f"averaged over the {run.questions} questions (at most {top:g}: a right answer with its reasoning). "
+        f"averaged over the {run.questions} questions (at most {short(top)}: a right answer with its reasoning). "
         f"All three methods start from the same policy and sample with the same seed ({run.seed})."
     )
     return svg.figure(chart, caption)
@@ -96,7 +96,7 @@ def advantage_plot(run: gx.Run) -> Markdown:
     chart = svg.histogram_stack(
         "training-advantages",
         "Distribution of the non-zero advantages each method computed",
-        f"Three histograms over advantages from {tick(-reach)} to {tick(reach, signed=True)}, zeros left out. "
+        f"Three histograms over advantages from {short(-reach)} to {short(reach, signed=True)}, zeros left out. "
         f"Share of advantages exactly 0: {zeros}.",
         svg.Axis("advantage A (unitless)", -reach, reach, svg.ticks(-reach, reach, 6), signed=True),
         "share of non-zero advantages (%)",
@@ -104,7 +104,7 @@ def advantage_plot(run: gx.Run) -> Markdown:
     )
     caption = (
         f"The advantages of the whole run ({run.advantages_per_method} per method: steps × questions × G), in bins "
-        f"{run.histogram_bin:g} wide. Advantages exactly 0 move nothing and are left out; the share of them is in "
+        f"{short(run.histogram_bin)} wide. Advantages exactly 0 move nothing and are left out; the share of them is in "
         "each panel's title (for GRPO, every response of an all-equal group). Each panel is scaled to its own "
         "tallest bar."
     )
@@ -118,9 +118,9 @@ def toy_question(run: gx.Run) -> Markdown:
         [
             str(c.number),
             c.text,
-            f"{c.accuracy:g}",
-            f"{c.format:g}",
-            f"{c.reward:g}",
+            short(c.accuracy),
+            short(c.format),
+            short(c.reward),
             _reward(c.probability),
         ]
         for c in toy.candidates
@@ -150,7 +150,7 @@ def sweep_table(run: gx.Run) -> Markdown:
                 f"{method.sweep.first} of {run.sweep_seeds}",
             ]
         )
-    header = ["method", f"seeds reaching {run.threshold:g}", "median steps to reach it", "first to reach it"]
+    header = ["method", f"seeds reaching {short(run.threshold)}", "median steps to reach it", "first to reach it"]
     after = md(
         "Each row repeats the run with seeds 0 to {} ({} runs per method); a seed that never reaches the threshold "
         "counts as slowest.",
@@ -166,11 +166,11 @@ def first_step(run: gx.Run) -> Markdown:
     step = run.first_step
     methods = list(run.methods)
     rows = [
-        [str(s.i), str(s.candidate), f"{s.reward:g}", *(_signed(s.advantage[m]) for m in methods)] for s in step.samples
+        [str(s.i), str(s.candidate), short(s.reward), *(_signed(s.advantage[m]) for m in methods)] for s in step.samples
     ]
     header = ["i", "candidate", "reward rᵢ", *(f"Aᵢ, {METHOD_LABELS[m]}" for m in methods)]
     change_rows = [
-        [str(c.candidate), f"{c.reward:g}", _reward(c.probability), *(_signed(c.delta[m]) for m in methods)]
+        [str(c.candidate), short(c.reward), _reward(c.probability), *(_signed(c.delta[m]) for m in methods)]
         for c in step.changes
     ]
     change_header = ["candidate c", "reward", "π₀(c | q)", *(f"Δθ, {METHOD_LABELS[m]}" for m in methods)]
@@ -182,7 +182,7 @@ def first_step(run: gx.Run) -> Markdown:
             f"GRPO's statistics for this group: $`{mean_tex(step.working)}`$ and $`{std_tex(step.working)}`$. "
             "The critic's prediction starts at 0, so on this first step its advantages equal the rewards."
         ),
-        md("Each method then adds η × gradient to the question's logits (η = {}):", f"{step.learning_rate:g}"),
+        md("Each method then adds η × gradient to the question's logits (η = {}):", short(step.learning_rate)),
         table(change_header, change_rows),
     ]
     return join("\n\n", parts)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 
 from hooks.engine import svg
 from hooks.engine.markdown import Markdown, code, join, math_block, md, table
-from hooks.engine.numbers import MAX_DECIMALS, MINUS, Decimal, count_words, decimal, reward_tex, tick, times_words
+from hooks.engine.numbers import MAX_DECIMALS, MINUS, Decimal, count_words, decimal, short, short_tex, times_words
 from hooks.engine.widget import Widget
 
 Formulas = Mapping[tuple[type, str], Callable[..., str]]  # TeX, of numbers only: no data text reaches TeX
@@ -61,10 +61,10 @@ __all__ = [
     "math_block",
     "md",
     "relation",
-    "reward_tex",
+    "short",
+    "short_tex",
     "svg",
     "table",
     "tex_term",
-    "tick",
     "times_words",
 ]

@@ -127,16 +127,23 @@ def _decimal(rounded: Fraction | float, places: int, exact: bool) -> Decimal:
     return Decimal(digits=text.lstrip("-"), negative=negative, exact=exact)
 
 
-def tick(value: float, signed: bool = False) -> str:
-    """An axis label: the value in its shortest form ('2', '0.5', '100'), with the typographic minus and, for a
-    signed quantity, '+' on the positive side ('+2'), as the widgets' `tick` writes their axes."""
-    sign = MINUS if value < 0 else "+" if signed and value > 0 else ""
-    return sign + f"{abs(value):g}"
+def short(value: Fraction | float | int, signed: bool = False) -> Markdown:
+    """A number as prose writes a count, a reward or an axis label: a whole number as itself ('1', '100', '−2',
+    '+2' when signed), any other as decimal() writes it ('0.5', '≈ 0.3333'). The widgets' runtime writes axis
+    labels (`tick`) and the group widget rewards the same way."""
+    if not _is_whole(value):
+        return decimal(value).prose(signed=signed)
+    whole = int(value)
+    return Markdown((MINUS if whole < 0 else "+" if signed and whole > 0 else "") + str(abs(whole)))
 
 
-def reward_tex(reward: Fraction) -> str:
-    """A reward as the chapter writes it: 1 and 0 as integers, others as decimals."""
-    return str(reward.numerator) if reward.denominator == 1 else decimal(reward).tex()
+def short_tex(value: Fraction | float | int) -> str:
+    """The same number in a formula: '1', '-2', '0.5' (the caller writes '\\approx' when it is rounded)."""
+    return str(int(value)) if _is_whole(value) else decimal(value).tex()
+
+
+def _is_whole(value: Fraction | float | int) -> bool:
+    return (not isinstance(value, float) or math.isfinite(value)) and value == int(value)
 
 
 def count_words(count: int) -> Markdown:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hooks.engine.markdown import Markdown, escape_html
-from hooks.engine.numbers import tick as tick_label
+from hooks.engine.numbers import short
 
 # The drawing is laid out in a 380 × H box that the page scales to its width: on a 360 px phone
 # (about 330 px of content) a 15-unit font is still about 13 px, and on a desktop the figure stops
@@ -130,7 +130,7 @@ class _Frame:
                 f'<line class="grpo-grid" x1="{self.left}" y1="{_num(y)}" x2="{self.right}" y2="{_num(y)}" '
                 'stroke="currentColor" stroke-opacity="0.15"/>'
             )
-            parts.append(_text(self.left - 6, y + FONT * 0.35, tick_label(tick, self.y.signed), anchor="end"))
+            parts.append(_text(self.left - 6, y + FONT * 0.35, short(tick, self.y.signed), anchor="end"))
         return parts
 
     def x_axis(self, labelled: bool = True) -> list[str]:
@@ -144,7 +144,7 @@ class _Frame:
                 f'<line class="grpo-axis" x1="{_num(x)}" y1="{_num(self.bottom)}" x2="{_num(x)}" '
                 f'y2="{_num(self.bottom + 4)}" stroke="currentColor"/>'
             )
-            parts.append(_text(x, self.bottom + 4 + FONT, tick_label(tick, self.x.signed)))
+            parts.append(_text(x, self.bottom + 4 + FONT, short(tick, self.x.signed)))
         if labelled:
             parts.append(_text((self.left + self.right) / 2, self.bottom + 8 + 2 * FONT, self.x.label, "middle"))
         return parts

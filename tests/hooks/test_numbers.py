@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
 
-from hooks.engine.numbers import MINUS, count_words, decimal, tick, times_words
+from hooks.engine.numbers import MINUS, count_words, decimal, short, short_tex, times_words
 
 
 @pytest.mark.parametrize(
@@ -62,15 +63,25 @@ def test_a_float_ratio_that_is_whole_reads_as_a_word() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "signed", "label"),
+    ("value", "signed", "prose", "tex"),
     [
-        (-3, False, "−3"),
-        (-0.5, True, "−0.5"),
-        (0, True, "0"),
-        (0.5, False, "0.5"),
-        (2, True, "+2"),
-        (100, False, "100"),
+        (-3, False, "−3", "-3"),
+        (-0.5, True, "−0.5", "-0.5"),
+        (0, True, "0", "0"),
+        (0.5, False, "0.5", "0.5"),
+        (2.0, True, "+2", "2"),
+        (100, False, "100", "100"),
+        (Fraction(1, 3), False, "≈ 0.3333", "0.3333"),
     ],
 )
-def test_axis_ticks_are_short_with_the_books_signs(value: float, signed: bool, label: str) -> None:
-    assert tick(value, signed) == label
+def test_short_numbers_write_whole_numbers_bare_and_others_as_decimals(
+    value: Fraction | float, signed: bool, prose: str, tex: str
+) -> None:
+    assert short(value, signed) == prose
+    assert short_tex(value) == tex
+
+
+def test_short_numbers_refuse_what_is_not_a_number() -> None:
+    for value in (math.nan, math.inf):
+        with pytest.raises(ValueError, match="no finite number"):
+            short(value)
