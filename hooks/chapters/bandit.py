@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 import grpo_examples as gx
 from hooks.engine.contract import (
+    NBSP,
     Blocks,
     Formulas,
     Markdown,
@@ -141,9 +142,10 @@ def _vector(values: Sequence[float]) -> Markdown:
 
 
 def _equals(value: float) -> str:
-    """'= 0.228', or '≈ 0.2257' for a rounded value: what follows a name in a label."""
+    """'= 0.228', or '≈ 0.2257' for a rounded value: what follows a name in a label (a no-break space after
+    the '=', as after the '≈')."""
     shown = decimal(value)
-    return ("= " if shown.exact else "") + shown.prose()
+    return (f"={NBSP}" if shown.exact else "") + shown.prose()
 
 
 def bandit_menu(bandit: gx.Bandit) -> Markdown:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import grpo_examples as gx
 from hooks.engine.contract import (
     MAX_DECIMALS,
+    NBSP,
     Blocks,
     Formulas,
     LayoutError,
@@ -245,8 +246,7 @@ def group_table(group: gx.Group) -> Markdown:
             response.text,
             response.answer or "none",
             short(response.reward),
-            # no-break spaces: a rounded advantage's "≈" never ends a line with its number on the next
-            Markdown(decimal(response.advantage).prose(signed=True).replace(" ", NBSP)),
+            decimal(response.advantage).prose(signed=True),
         ]
         for i, response in enumerate(group.responses, start=1)
     ]
@@ -302,7 +302,6 @@ def verifier_steps(group: gx.Group) -> Markdown:
     return join("\n\n", [intro, table(header, rows)])
 
 
-NBSP = "\u00a0"
 # Who computes each variant, and its formula in words: (key in Group.variants, label, formula).
 VARIANTS = (
     ("population", "GRPO, this book", "(r − μ) / σ"),

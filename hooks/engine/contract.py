@@ -20,7 +20,17 @@ from collections.abc import Callable, Mapping
 
 from hooks.engine import svg
 from hooks.engine.markdown import Markdown, code, join, math_block, md, table
-from hooks.engine.numbers import MAX_DECIMALS, MINUS, Decimal, count_words, decimal, short, short_tex, times_words
+from hooks.engine.numbers import (
+    MAX_DECIMALS,
+    MINUS,
+    NBSP,
+    Decimal,
+    count_words,
+    decimal,
+    short,
+    short_tex,
+    times_words,
+)
 from hooks.engine.widget import Widget
 
 Formulas = Mapping[tuple[type, str], Callable[..., str]]  # TeX, of numbers only: no data text reaches TeX
@@ -47,6 +57,7 @@ def tex_term(value: float) -> str:
 __all__ = [
     "MAX_DECIMALS",
     "MINUS",
+    "NBSP",
     "Blocks",
     "Decimal",
     "Formulas",

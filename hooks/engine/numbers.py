@@ -4,7 +4,8 @@ A value is shown with the fewest decimals (at least one, at most MAX_DECIMALS) t
 one that needs more is rounded and flagged, so the page can write '≈' instead of '='. A value too small for
 those decimals, which they would show as 0, is written in scientific notation instead (≈ 5.9605 × 10⁻⁸), with
 the same rule for its mantissa: a number that is not 0 never reads as 0.
-Advantages carry a sign (+0.5, −2.0); prose uses the typographic minus, TeX a plain '-'.
+Advantages carry a sign (+0.5, −2.0); prose uses the typographic minus, TeX a plain '-'. In prose the spaces
+inside a number are no-break spaces, so that a line never ends on its '≈' or its '×'.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from hooks.engine.markdown import Markdown
 
 MAX_DECIMALS = 4
 MINUS = "\u2212"
+NBSP = "\u00a0"
 _WORDS = [
     "zero",
     "one",
@@ -52,9 +54,10 @@ class Decimal:
     exponent: int = 0
 
     def prose(self, signed: bool = False) -> Markdown:
-        """For HTML text: '−2.0', '+0.5' when signed, '≈ 0.4472' when rounded, '≈ 5.9605 × 10⁻⁸' when tiny."""
-        power = f" × 10{str(self.exponent).translate(_SUPERSCRIPT)}" if self.exponent else ""
-        return Markdown(("" if self.exact else "≈ ") + self._sign(signed, MINUS) + self.digits + power)
+        """For HTML text: '−2.0', '+0.5' when signed, '≈ 0.4472' when rounded, '≈ 5.9605 × 10⁻⁸' when tiny
+        (each space a no-break one)."""
+        power = f"{NBSP}×{NBSP}10{str(self.exponent).translate(_SUPERSCRIPT)}" if self.exponent else ""
+        return Markdown(("" if self.exact else f"≈{NBSP}") + self._sign(signed, MINUS) + self.digits + power)
 
     def tex(self, signed: bool = False) -> str:
         """For a formula: '-2.0', '+0.5' when signed (the caller writes '\\approx' when inexact)."""

@@ -85,7 +85,7 @@ def test_it_opens_on_the_worked_token(widget: Page) -> None:
     assert _value(widget, "ratio") == pytest.approx(0.625)
     assert _value(widget, "k1") == pytest.approx(0.470004, abs=1e-6)
     assert _value(widget, "k3") == pytest.approx(0.095004, abs=1e-6)
-    assert _shown(widget, "k3") == "≈ 0.0950"
+    assert _shown(widget, "k3") == "≈\u00a00.0950"
     expect(widget.locator(".klw-summary")).to_contain_text("k3 ≈ 0.0950")
 
 
@@ -93,7 +93,7 @@ def test_a_token_the_reference_prefers_has_a_negative_k1_and_a_positive_k3(widge
     widget.get_by_label("“54”", exact=True).check()
     # pi_theta 0.1, pi_ref 0.2: r = 2; k1 = -ln 2 = -0.693147, k3 = 1 - ln 2 = 0.306853.
     assert _value(widget, "k1") == pytest.approx(-0.693147, abs=1e-6)
-    assert _shown(widget, "k1") == "≈ −0.6931 (negative)"
+    assert _shown(widget, "k1") == "≈\u00a0−0.6931 (negative)"
     expect(widget.locator('.klw-values dd[data-estimate="k1"]')).to_have_class("klw-negative")
     assert _value(widget, "k3") == pytest.approx(0.306853, abs=1e-6)
     expect(widget.locator(".klw-note")).to_contain_text("k1 is negative")

@@ -41,8 +41,8 @@ SVG = "{http://www.w3.org/2000/svg}"
         ("bandit.gradient-norm-squared", "0.08"),  # 0.0576 + 0.0064 + 0.0016 + 0.0144
         ("bandit.baselines.none.variance", "1.14"),
         ("bandit.baselines.expected.variance", "0.228"),
-        ("bandit.baselines.optimal.variance", "≈ 0.2257"),  # 1.14 - 0.64/0.7 = 0.225714...
-        ("bandit.optimal-baseline", "≈ 1.1429"),  # 8/7
+        ("bandit.baselines.optimal.variance", "≈\u00a00.2257"),  # 1.14 - 0.64/0.7 = 0.225714...
+        ("bandit.optimal-baseline", "≈\u00a01.1429"),  # 8/7
         ("bandit.baselines.none.group-variance", "0.1425"),  # 1.14 / 8
         ("bandit.baselines.expected.group-variance", "0.0285"),  # 0.228 / 8
         ("bandit.candidates.2.own.none", "+0.6"),  # reward 1 x (1 - 0.4)
@@ -200,8 +200,8 @@ def test_variance_curve_marks_b_zero_and_b_equal_to_j() -> None:
     svg = _svg("bandit-variance-curve")
     assert len(svg.findall(f"{SVG}circle")) == 2
     texts = [t.text or "" for t in svg.iter(f"{SVG}text")]
-    assert "no baseline: Var = 1.14" in texts and "b = J: Var = 0.228" in texts
-    assert "least ≈ 0.2257, at b* ≈ 1.1429" in texts
+    assert "no baseline: Var =\u00a01.14" in texts and "b = J: Var =\u00a00.228" in texts
+    assert "least ≈\u00a00.2257, at b* ≈\u00a01.1429" in texts
     assert "baseline b (reward)" in texts and "variance Var(b) (reward²)" in texts
     desc = svg.findtext(f"{SVG}desc") or ""
     assert "Without a baseline the variance is 1.14" in desc and "at b = J = 1.2 it is 0.228" in desc

@@ -127,8 +127,8 @@ def test_run_values_match_the_run() -> None:
     # the final reward is declared Rounded(2): shown to two decimals at most, within half a hundredth
     final = float(run.traces["grpo"].mean_reward[-1])
     shown = value("run.methods.grpo.final-reward")
-    assert re.fullmatch(r"(≈ )?\d\.\d{1,2}", shown), shown
-    assert abs(float(shown.removeprefix("≈ ")) - final) <= 0.005
+    assert re.fullmatch(r"(≈\u00a0)?\d\.\d{1,2}", shown), shown
+    assert abs(float(shown.removeprefix("≈\u00a0")) - final) <= 0.005
 
 
 def test_run_value_errors_name_the_page_and_line() -> None:

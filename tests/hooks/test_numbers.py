@@ -32,9 +32,9 @@ def test_exact_values_use_the_fewest_decimals(value: Fraction | float, prose: st
 def test_rounded_values_say_so() -> None:
     shown = decimal(0.24**0.5)
     assert not shown.exact
-    assert shown.prose() == "≈ 0.4899"
+    assert shown.prose() == "≈\u00a00.4899"
     assert shown.relation == r"\approx"
-    assert decimal(Fraction(2, 3)).prose() == "≈ 0.6667"
+    assert decimal(Fraction(2, 3)).prose() == "≈\u00a00.6667"
 
 
 def test_signs() -> None:
@@ -42,10 +42,11 @@ def test_signs() -> None:
     assert decimal(-2.0).prose(signed=True) == MINUS + "2.0"
     assert decimal(-2.0).tex(signed=True) == "-2.0"
     assert decimal(0.0).prose(signed=True) == "0.0"  # zero has no sign
-    assert decimal(-0.00004).prose(signed=True) == MINUS + "4.0 × 10⁻⁵"  # not 0, so never "0.0000"
+    assert decimal(-0.00004).prose(signed=True) == MINUS + "4.0\u00a0×\u00a010⁻⁵"  # not 0, so never "0.0000"
     assert decimal(-0.00004).tex(signed=True) == r"-4.0 \times 10^{-5}"
-    assert decimal(0.00005).prose(signed=True) == "≈ +0.0001"  # the float is a hair above half the last place
-    assert decimal(2**-24).prose() == "≈ 5.9605 × 10⁻⁸"  # float32's spacing at 0.5, worked by hand: 5.96046e-8
+    assert decimal(0.00005).prose(signed=True) == "≈\u00a0+0.0001"  # the float is a hair above half the last place
+    # float32's spacing at 0.5, worked by hand: 5.96046e-8
+    assert decimal(2**-24).prose() == "≈\u00a05.9605\u00a0×\u00a010⁻⁸"
 
 
 def test_words() -> None:
@@ -71,7 +72,7 @@ def test_a_float_ratio_that_is_whole_reads_as_a_word() -> None:
         (0.5, False, "0.5", "0.5"),
         (2.0, True, "+2", "2"),
         (100, False, "100", "100"),
-        (Fraction(1, 3), False, "≈ 0.3333", "0.3333"),
+        (Fraction(1, 3), False, "≈\u00a00.3333", "0.3333"),
     ],
 )
 def test_short_numbers_write_whole_numbers_bare_and_others_as_decimals(

@@ -60,7 +60,7 @@ def test_value_is_formatted_and_says_where_it_came_from() -> None:
         ("easy.rare-to-common as=words", "four times"),  # 2.0 / 0.5
         ("hard.rare-to-common as=words", "four times"),
         ("split.rare-to-common as=words", "as much as"),
-        ("easy.std-sample", "≈ 0.4472"),  # sqrt(0.8 / 4) = sqrt(0.2)
+        ("easy.std-sample", "≈\u00a00.4472"),  # sqrt(0.8 / 4) = sqrt(0.2)
         ("easy.question", "What is 7 × 8?"),
         ("hard.question", "What is the remainder when 2^100 is divided by 7?"),  # '^' is not Markdown
     ],
@@ -71,13 +71,13 @@ def test_values_signs_and_words(placeholder: str, shown: str) -> None:
 
 def test_trainer_conventions_are_rounded_with_a_sign_that_says_so() -> None:
     # TRL: (0 - 0.8) / (sqrt(0.2) + 1e-4) = -1.78845..., shown rounded to four places.
-    assert value_span(expanded("<!-- grpo:value easy.variants.trl.advantage.wrong -->"))[1] == f"≈ {MINUS}1.7885"
+    assert value_span(expanded("<!-- grpo:value easy.variants.trl.advantage.wrong -->"))[1] == f"≈\u00a0{MINUS}1.7885"
 
 
 def test_a_rounded_field_keeps_its_places() -> None:
     # Run.methods[...].final_reward is Annotated[float, Rounded(2)]: two decimals at most, rounded with "≈".
     shown = value_span(expanded("<!-- grpo:value run.methods.grpo.final-reward -->"))[1]
-    assert re.fullmatch(r"(≈ )?\d\.\d{1,2}", shown), shown
+    assert re.fullmatch(r"(≈\u00a0)?\d\.\d{1,2}", shown), shown
 
 
 def test_text_values_are_escaped() -> None:

@@ -49,11 +49,11 @@ NB = "\u00a0"
         ("easy.variants.dr-grpo.advantage.correct", "+0.2"),
         ("easy.variants.rloo.advantage.wrong", "−1.0"),
         ("easy.variants.rloo.advantage.correct", "+0.25"),  # 1 - (1+1+1+0)/4
-        ("easy.variants.openrlhf.advantage.wrong", "≈ −1.7889"),
+        ("easy.variants.openrlhf.advantage.wrong", "≈\u00a0−1.7889"),
         ("easy.rloo-scale", "1.25"),  # 5/4
         ("easy.std-scale", "2.5"),  # 1 / 0.4
         ("split.std-scale", "2.0"),  # 1 / 0.5
-        ("easy.sample-std-factor", "≈ 0.8944"),  # sqrt(4/5)
+        ("easy.sample-std-factor", "≈\u00a00.8944"),  # sqrt(4/5)
         ("hard.variants.rloo.advantage.correct", "+1.0"),  # 1 - (0+0+0+0)/4
         ("easy.leave-one-out.wrong.baseline", "1.0"),
     ],
@@ -93,12 +93,12 @@ def test_rloo_formulas_by_hand() -> None:
         ("practice.kl.worked.token", "56"),
         ("practice.kl.worked.pi-theta", "0.8"),
         ("practice.kl.worked.ratio", "0.625"),  # 0.5 / 0.8
-        ("practice.kl.worked.k1", "≈ +0.4700"),  # ln 1.6
-        ("practice.kl.worked.k3", "≈ 0.0950"),  # 0.625 - 1 + ln 1.6 = 0.095004
+        ("practice.kl.worked.k1", "≈\u00a0+0.4700"),  # ln 1.6
+        ("practice.kl.worked.k3", "≈\u00a00.0950"),  # 0.625 - 1 + ln 1.6 = 0.095004
         ("practice.kl.negative.token", "54"),  # 0.2 > 0.1: the first token the reference finds likelier
-        ("practice.kl.negative.k1", "≈ −0.6931"),  # -ln 2
-        ("practice.kl.exact", "≈ 0.2027"),  # 0.8 ln 1.6 + 0.1 ln 0.5 + 0.05 ln 0.25 + 0.05 ln 0.5 = 0.202716
-        ("practice.kl.mean.k2", "≈ 0.1724"),  # sum of pi_theta (log r)^2 / 2 = 0.172441
+        ("practice.kl.negative.k1", "≈\u00a0−0.6931"),  # -ln 2
+        ("practice.kl.exact", "≈\u00a00.2027"),  # 0.8 ln 1.6 + 0.1 ln 0.5 + 0.05 ln 0.25 + 0.05 ln 0.5 = 0.202716
+        ("practice.kl.mean.k2", "≈\u00a00.1724"),  # sum of pi_theta (log r)^2 / 2 = 0.172441
         ("practice.kl.context", "7 × 8 ="),
         ("practice.loss.aggregations.per-sequence.per-token.wrong", "−0.025"),  # -1 / (2 x 20)
         ("practice.loss.aggregations.token-level.whole.wrong", "−0.8"),  # 20 x -1/25
@@ -202,9 +202,10 @@ def test_the_variants_table_by_hand() -> None:
 
 def test_the_kl_table_by_hand() -> None:
     rows = _rows(block("kl-estimators practice.kl"))
-    assert rows[1] == ["“56”", "0.8", "0.5", "0.625", "≈ +0.4700", "≈ 0.1105", "≈ 0.0950"]
-    assert rows[3] == ["“48”", "0.05", "0.2", "4.0", "≈ −1.3863", "≈ 0.9609", "≈ 1.6137"]  # 3 - ln 4
-    assert rows[5][0] == "**mean under π<sub>θ</sub>**" and rows[5][4:] == ["≈ 0.2027", "≈ 0.1724", "≈ 0.2027"]
+    assert rows[1] == ["“56”", "0.8", "0.5", "0.625", "≈\u00a0+0.4700", "≈\u00a00.1105", "≈\u00a00.0950"]
+    assert rows[3] == ["“48”", "0.05", "0.2", "4.0", "≈\u00a0−1.3863", "≈\u00a00.9609", "≈\u00a01.6137"]  # 3 - ln 4
+    assert rows[5][0] == "**mean under π<sub>θ</sub>**"
+    assert rows[5][4:] == ["≈\u00a00.2027", "≈\u00a00.1724", "≈\u00a00.2027"]
 
 
 def test_the_loss_table_by_hand() -> None:
@@ -257,8 +258,8 @@ def test_the_kl_widget_is_a_figure_with_its_static_table_data_and_caption() -> N
     assert '<figure class="grpo-widget" data-widget-kind="kl" data-widget-script="kl-widget.js"' in text
     static = text[text.index("grpo-widget__static") : text.index("application/json")]
     # The worked token, then log r = -3..3: at log r = 1, k3 = e - 2 = 0.718282, k1 = -1, k2 = 0.5.
-    assert "**≈ −0.4700** (token “56”)" in static
-    assert "| +1.0 | ≈ 2.7183 | −1.0 | 0.5 | ≈ 0.7183 |" in static
+    assert "**≈\u00a0−0.4700** (token “56”)" in static
+    assert "| +1.0 | ≈\u00a02.7183 | −1.0 | 0.5 | ≈\u00a00.7183 |" in static
     assert "How these numbers were computed" in static and "- ` grpo_examples.chapter('practice').kl `" in static
     assert text.index("application/json") < text.index("<figcaption")
 

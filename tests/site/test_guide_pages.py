@@ -54,7 +54,7 @@ BY_HAND = {
     "<!-- grpo:value easy.mean -->": "0.8",
     "<!-- grpo:value easy.advantage.wrong -->": f"{MINUS}2.0",
     "<!-- grpo:value easy.advantage.correct -->": "+0.5",
-    "<!-- grpo:value easy.std-sample -->": "≈ 0.4472",
+    "<!-- grpo:value easy.std-sample -->": "≈\u00a00.4472",
     "<!-- grpo:value easy.G -->": "5",
     "<!-- grpo:value easy.count.correct as=words -->": "four",
     "<!-- grpo:value easy.rare-to-common as=words -->": "four times",
@@ -63,7 +63,7 @@ BY_HAND = {
     "<!-- grpo:value run.steps -->": "60",
     "<!-- grpo:value bandit.baselines.none.variance -->": "1.14",
     "<!-- grpo:value bandit.reduction as=words -->": "five times",
-    "<!-- grpo:value practice.kl.worked.k3 -->": "≈ 0.0950",
+    "<!-- grpo:value practice.kl.worked.k3 -->": "≈\u00a00.0950",
 }
 
 

@@ -71,7 +71,7 @@ def test_a_chapter_with_its_own_data_is_five_files_and_builds(project: Path, tmp
     assert result.returncode == 0, result.stderr
     shown = values(tmp_path / "site" / "sampling" / "index.html")
     # pass@4 of 16 with 3 correct: 1 - C(13, 4)/C(16, 4) = 1 - 715/1820 = 0.60714..., shown rounded
-    assert ("grpo_examples.chapter('sampling').pass_at_k", "≈ 0.6071") in shown
+    assert ("grpo_examples.chapter('sampling').pass_at_k", "≈\u00a00.6071") in shown
     assert ("grpo_examples.chapter('sampling').c", "three") in shown
     assert float(evaluate(project, "grpo_examples.chapter('sampling').pass_at_k")) == pytest.approx(1105 / 1820)
     tests = subprocess.run(

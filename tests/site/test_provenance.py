@@ -5,7 +5,8 @@ time: grpo_examples.group('easy').advantage['wrong']"), and each computed block 
 calls behind it ("How these numbers were computed"). Here every such expression of every built page is run
 in this process with `import grpo_examples`, as a reader would paste it, and what the page shows is read
 back independently of the book's formatter (hooks/engine/numbers.py is not imported): digits with a
-typographic minus or a plus, "≈ " before a rounded number, a count in words, a ratio as "N times", or text.
+typographic minus or a plus, "≈" and a no-break space before a rounded number, a count in words, a ratio as
+"N times", or text.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ WORDS = {
     )
 }  # fmt: skip
 NUMBER = re.compile(
-    rf"(?P<approx>≈ )?(?P<sign>[+{MINUS}])?(?P<digits>\d+(?:\.(?P<decimals>\d+))?)(?: × 10(?P<power>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
+    rf"(?P<approx>≈\u00a0)?(?P<sign>[+{MINUS}])?(?P<digits>\d+(?:\.(?P<decimals>\d+))?)(?:\u00a0×\u00a010(?P<power>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))?"
 )
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 # One decimal place of round-off in a float: the tolerance of an exact number computed in floating point.
@@ -305,13 +306,13 @@ def test_every_expression_of_every_note_runs(provenance: SiteProvenance) -> None
         ("+0.5", Fraction(1, 2), True),
         ("0.228", 0.22799999999999998, True),  # the float 1.14 / 5 is 0.228 up to round-off
         ("0.228", 0.2281, False),
-        ("≈ 0.4472", 0.4472135954999579, True),
-        ("≈ 0.4473", 0.4472135954999579, False),  # not the value rounded
-        ("≈ 0.5", 0.5, False),  # rounded, the page says, but it is exact
+        ("≈\u00a00.4472", 0.4472135954999579, True),
+        ("≈\u00a00.4473", 0.4472135954999579, False),  # not the value rounded
+        ("≈\u00a00.5", 0.5, False),  # rounded, the page says, but it is exact
         ("four", 4, True),
         ("four", 5, False),
         ("five times", 5.000000000000001, True),
-        ("≈ 5.1085 times", 1.083 / 0.212, True),
+        ("≈\u00a05.1085 times", 1.083 / 0.212, True),
         ("as much as", Fraction(1), True),
         ("What is 7 × 8?", "What is 7 × 8?", True),
         ("What is 7 × 8?", "What is 8 × 7?", False),
@@ -319,11 +320,11 @@ def test_every_expression_of_every_note_runs(provenance: SiteProvenance) -> None
         ("56", "54", False),
         ("56", 56, True),
         ("fifty-six", 56, False),
-        ("≈ 5.9605 × 10⁻⁸", 2**-24, True),  # a value too small for four decimals: 5.96046e-8
-        ("≈ 5.9604 × 10⁻⁸", 2**-24, False),
-        ("≈ 5.9605 × 10⁻⁷", 2**-24, False),  # the power is read
-        ("−4.0 × 10⁻⁵", -4e-5, True),
-        ("4.0 × 10⁻⁵", -4e-5, False),
+        ("≈\u00a05.9605\u00a0×\u00a010⁻⁸", 2**-24, True),  # a value too small for four decimals: 5.96046e-8
+        ("≈\u00a05.9604\u00a0×\u00a010⁻⁸", 2**-24, False),
+        ("≈\u00a05.9605\u00a0×\u00a010⁻⁷", 2**-24, False),  # the power is read
+        ("−4.0\u00a0×\u00a010⁻⁵", -4e-5, True),
+        ("4.0\u00a0×\u00a010⁻⁵", -4e-5, False),
         ("0.0", 1e-13, True),  # zero computed in floating point
         ("0.0", 1e-6, False),
         ("1.0", True, False),  # a claim is never shown as a number

@@ -103,3 +103,17 @@ def test_no_page_loads_anything_from_another_host(built_site: Path) -> None:
         for url in css_urls(stylesheet.read_text(encoding="utf-8")):
             assert not re.match(r"(https?:)?//", url), f"{stylesheet.relative_to(built_site)} loads {url}"
     assert "fonts.googleapis" not in page_html(built_site, "grpo")
+
+
+def test_no_line_ends_on_the_approximately_of_a_number(built_site: Path) -> None:
+    """A rounded number's '≈' and a tiny one's '× 10⁻⁸' are bound to its digits by no-break spaces: in a phone's
+    narrow table cell, a '≈' alone at the end of a line with '0.4472' on the next reads as two things."""
+    breakable = re.compile(r"≈[ \t\r\n]|[ \t\r\n]×[ \t\r\n\u00a0]10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]|×[ \t\r\n]10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]")
+    pages = sorted(built_site.rglob("*.html"))
+    found = [
+        f"{page.relative_to(built_site)}: {match.group()!r}"
+        for page in pages
+        for match in breakable.finditer(page.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert sum(page.read_text(encoding="utf-8").count("≈\u00a0") for page in pages) > 100  # and it has many

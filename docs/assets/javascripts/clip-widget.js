@@ -8,7 +8,7 @@
 (() => {
   "use strict";
 
-  const { format, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
+  const { APPROX, format, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* grpo_examples.ppo: L = min(rho A, clip(rho, 1 - eps, 1 + eps) A), and dL/drho = 0 where the clip binds
@@ -100,7 +100,7 @@
         tickLabels.push(svgEl("text", { x: px(x), y: bottom + 17, "text-anchor": "middle" }, String(x)));
       }
       for (const y of [A < 0 ? lowY : highY, 0]) {
-        tickLabels.push(svgEl("text", { x: left - 5, y: py(y) + 4, "text-anchor": "end" }, y === 0 ? "0" : format(y, 1).replace("≈ ", "")));
+        tickLabels.push(svgEl("text", { x: left - 5, y: py(y) + 4, "text-anchor": "end" }, y === 0 ? "0" : format(y, 1).replace(APPROX, "")));
       }
       tickLabels.push(svgEl("text", { class: "cw-band-label", x: px(1), y: top + 12, "text-anchor": "middle" },
         `${format(1 - eps, places)} to ${format(1 + eps, places)}`));
@@ -141,7 +141,7 @@
     mount(figure, app);
 
     const shown = (x, signed = false) => format(x, places, signed);
-    const plain = (x) => shown(x).replace("≈ ", "");
+    const plain = (x) => shown(x).replace(APPROX, "");
     const factor = (x) => (x < 0 ? `(${plain(x)})` : plain(x));
 
     /* What the numbers mean, in words that follow them */

@@ -8,8 +8,7 @@
 (() => {
   "use strict";
 
-  const { MINUS, format, tick, el, selfCheck, boot, mount } = window.grpoWidgets;
-  const NBSP = "\u00a0";
+  const { MINUS, NBSP, APPROX, format, tick, el, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* mu = (1/G) sum_i r_i */
@@ -76,9 +75,8 @@
   function init(figure, data) {
     selfCheck("group", 1e-9, checks(data));
     const id = `gw${++count}`, places = data.max_decimals, rtol = data.equal_rewards_rtol;
-    /* A number as the book writes it, its spaces unbreakable: "≈ 0.4472" and "5.9605 × 10⁻⁸" never break across
-       lines, so a "≈" never ends a line with its number on the next */
-    const number = (x, signed = false) => format(x, places, signed).replaceAll(" ", NBSP);
+    /* A number as the book writes it ("≈ 0.4472", "5.9605 × 10⁻⁸", their spaces no-break ones) */
+    const number = (x, signed = false) => format(x, places, signed);
     /* A reward as the rows show it: a whole number as it is (0, 1), any other as the book writes numbers */
     const rewardText = (v) => (Number.isInteger(v) && Math.abs(v) < 1e21 ? (v < 0 ? MINUS + -v : String(v)) : number(v));
     const state = { group: 0, show: "reward", convention: data.conventions[0].key, groups: data.groups.map(sampled) };
@@ -157,7 +155,7 @@
       const distinct = rewards.filter((r, i) => rewards.indexOf(r) === i).sort((a, b) => b - a);
       return distinct.map((r) => {
         const parts = [number(mu), number(sigma), number(A[rewards.indexOf(r)], true)];
-        const [m, s, a] = parts.map((text) => text.replace(`≈${NBSP}`, ""));
+        const [m, s, a] = parts.map((text) => text.replace(APPROX, ""));
         const relation = parts.some((text) => text.startsWith("≈")) ? "≈" : "=";
         return [outcome(r), `(${rewardText(r)} − ${m}) / ${eps ? `(${s} + ${epsText(eps)})` : s} ${relation}${NBSP}${a}`];
       });

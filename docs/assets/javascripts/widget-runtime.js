@@ -6,6 +6,8 @@
   "use strict";
 
   const MINUS = "\u2212";
+  /* Inside a number the spaces do not break (as hooks/engine/numbers.py writes them): no line ends on its ≈ or × */
+  const NBSP = "\u00a0", APPROX = `≈${NBSP}`;
   const SVG = "http://www.w3.org/2000/svg";
 
   /* On Material's document$ (each page it brings), else once the page is parsed */
@@ -36,8 +38,8 @@
     let p = 1;
     while (p <= places && Math.abs(full - mantissaOf(p)) > 1e-12 * full) p++;
     const exact = p <= places, [mantissa, exponent] = size.toExponential(exact ? p : places).split("e");
-    const power = ` × 10${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join("")}`;
-    return (exact ? "" : "≈ ") + (x < 0 ? MINUS : signed ? "+" : "") + mantissa + power;
+    const power = `${NBSP}×${NBSP}10${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join("")}`;
+    return (exact ? "" : APPROX) + (x < 0 ? MINUS : signed ? "+" : "") + mantissa + power;
   }
 
   /* As hooks/engine/numbers.py writes numbers: fewest exact decimals, else rounded with '≈'; − and + signs */
@@ -47,7 +49,7 @@
     while (p <= places && Math.abs(Math.abs(x) - Number(fixed(x, p))) > 1e-12 * Math.max(1, Math.abs(x))) p++;
     const exact = p <= places, digits = fixed(x, exact ? p : places);
     const sign = Number(digits) === 0 ? "" : x < 0 ? MINUS : signed ? "+" : "";
-    return (exact ? "" : "≈ ") + sign + digits;
+    return (exact ? "" : APPROX) + sign + digits;
   }
 
   /* An axis label of a whole number: +2, −2, 0 */
@@ -121,5 +123,5 @@
     figure.classList.add("grpo-widget--live");
   }
 
-  window.grpoWidgets = { MINUS, format, tick, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount };
+  window.grpoWidgets = { MINUS, NBSP, APPROX, format, tick, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount };
 })();
