@@ -15,6 +15,7 @@ from hooks.engine.contract import (
     decimal,
     join,
     md,
+    prose,
     relation,
     short,
     short_tex,
@@ -131,13 +132,9 @@ FORMULAS: Formulas = {
 BASELINE_LABELS = {"none": "no baseline, b = 0", "expected": "b = J", "leave-one-out": "leave-one-out (RLOO)"}
 
 
-def _number(value: float, signed: bool = False) -> Markdown:
-    return decimal(value).prose(signed=signed)
-
-
 def _vector(values: Sequence[float]) -> Markdown:
     """(+0.7, −0.4, −0.2, −0.1): one signed entry per logit, kept on one line in a table cell."""
-    entries = join(", ", (_number(float(v), signed=True) for v in values))
+    entries = join(", ", (prose(float(v), signed=True) for v in values))
     return md('<span class="grpo-vector">({})</span>', entries)
 
 
@@ -151,7 +148,7 @@ def _equals(value: float) -> str:
 def bandit_menu(bandit: gx.Bandit) -> Markdown:
     """The prompt, its candidate responses, the checker's rewards and the policy's probabilities."""
     rows = [
-        [str(c), x.text, short(x.accuracy), short(x.format), short(x.reward), _number(x.probability)]
+        [str(c), x.text, short(x.accuracy), short(x.format), short(x.reward), prose(x.probability)]
         for c, x in bandit.candidates.items()
     ]
     header = [
@@ -172,14 +169,14 @@ def _estimates_table(baseline: gx.Baseline) -> Markdown:
     rows: list[list[str]] = [
         [
             str(c + 1),
-            _number(baseline.probabilities[c]),
-            short(baseline.weights[c]) if baseline.name == "none" else _number(baseline.weights[c], signed=True),
+            prose(baseline.probabilities[c]),
+            short(baseline.weights[c]) if baseline.name == "none" else prose(baseline.weights[c], signed=True),
             _vector(baseline.estimates[c]),
-            _number(baseline.squared_misses[c]),
+            prose(baseline.squared_misses[c]),
         ]
         for c in range(len(baseline.probabilities))
     ]
-    rows.append([Markdown("**average**"), "", "", _vector(baseline.mean), md("**{}**", _number(baseline.variance))])
+    rows.append([Markdown("**average**"), "", "", _vector(baseline.mean), md("**{}**", prose(baseline.variance))])
     header = [
         Markdown("$`c`$"),
         Markdown(r"$`\pi_\theta(c \mid q)`$"),
@@ -225,9 +222,9 @@ def variance_curve(bandit: gx.Bandit) -> Markdown:
     chart = svg.line_chart(
         "bandit-variance",
         "Variance of the one-sample REINFORCE estimate, for each constant baseline b",
-        f"Line chart of a parabola. Without a baseline the variance is {_number(at['none'])}; at b = J = "
-        f"{_number(expected)} it is {_number(at['expected'])}; its minimum, {_number(least)}, is at "
-        f"b* = {_number(optimal)}.",
+        f"Line chart of a parabola. Without a baseline the variance is {prose(at['none'])}; at b = J = "
+        f"{prose(expected)} it is {prose(at['expected'])}; its minimum, {prose(least)}, is at "
+        f"b* = {prose(optimal)}.",
         svg.Axis("baseline b (reward)", 0, top, svg.ticks(0, top, 4)),
         svg.Axis("variance Var(b) (reward²)", 0, y_ticks[-1], y_ticks),
         [svg.Series("Var(b), summed over the logits", list(curve.baselines), list(curve.variances), 1)],
@@ -255,18 +252,18 @@ def simulation_histogram(bandit: gx.Bandit) -> Markdown:
         for n, style in zip(names, (3, 1), strict=True)
     ]
     spreads = "; ".join(
-        f"{BASELINE_LABELS[n]}: from {_number(bandit.simulation[n].lowest)} to {_number(bandit.simulation[n].highest)}"
+        f"{BASELINE_LABELS[n]}: from {prose(bandit.simulation[n].lowest)} to {prose(bandit.simulation[n].highest)}"
         for n in names
     )
     exact = best.gradient
     chart = svg.histogram_stack(
         "bandit-simulation",
         f"Estimates of the gradient for candidate {best.number}'s logit, from {bandit.batches} simulated groups",
-        f"Two histograms, both centred on the true value {_number(exact, signed=True)}. {spreads}.",
+        f"Two histograms, both centred on the true value {prose(exact, signed=True)}. {spreads}.",
         svg.Axis(f"estimate of ∂J/∂θ{best.number} (reward)", edges[0], edges[-1], svg.ticks(edges[0], edges[-1], 5)),
         "share of groups (%)",
         panels,
-        marker=(exact, f"true {_number(exact, signed=True)}"),
+        marker=(exact, f"true {prose(exact, signed=True)}"),
     )
     caption = (
         f"Each of {bandit.batches} groups of G = {bandit.G} samples gives one estimate of how much to "
@@ -288,10 +285,10 @@ def simulation_table(bandit: gx.Bandit) -> Markdown:
         rows.append(
             [
                 BASELINE_LABELS[name],
-                _number(simulated.mean_best, signed=True),
-                _number(best.gradient, signed=True) if exact else "—",
-                _number(simulated.variance),
-                _number(exact.group_variance) if exact else "—",
+                prose(simulated.mean_best, signed=True),
+                prose(best.gradient, signed=True) if exact else "—",
+                prose(simulated.variance),
+                prose(exact.group_variance) if exact else "—",
                 f"{simulated.not_raising} %",
             ]
         )

@@ -24,6 +24,7 @@ from hooks.engine.contract import (
     join,
     math_block,
     md,
+    prose,
     relation,
     short,
     short_tex,
@@ -135,7 +136,7 @@ FORMULAS: Formulas = {
 
 
 def _signed(value: gx.Outcome | None) -> str:
-    return "—" if value is None else decimal(value.advantage).prose(signed=True)
+    return "—" if value is None else prose(value.advantage, signed=True)
 
 
 def _weight_sentence(group: gx.Group) -> str:
@@ -201,8 +202,8 @@ def compare(first: gx.Group, second: gx.Group, *more: gx.Group) -> Markdown:
             group.title,
             _rewards_cell(group),
             f"{group.count['correct']} of {group.G}",
-            decimal(group.mean).prose(),
-            decimal(group.std).prose(),
+            prose(group.mean),
+            prose(group.std),
             _signed(group.outcome(gx.OUTCOMES["correct"])),
             _signed(group.outcome(gx.OUTCOMES["wrong"])),
         ]
@@ -221,10 +222,10 @@ def deviations(first: gx.Group, *more: gx.Group) -> Markdown:
             [
                 group.title,
                 _rewards_cell(group),
-                join(", ", (decimal(o.deviation).prose(signed=True) for o in group.outcomes)),
-                decimal(group.std).prose(),
-                join(", ", (decimal(o.advantage).prose(signed=True) for o in group.outcomes)),
-                decimal(group.spread_of_advantages).prose(),
+                join(", ", (prose(o.deviation, signed=True) for o in group.outcomes)),
+                prose(group.std),
+                join(", ", (prose(o.advantage, signed=True) for o in group.outcomes)),
+                prose(group.spread_of_advantages),
             ]
         )
     header = [
@@ -246,7 +247,7 @@ def group_table(group: gx.Group) -> Markdown:
             response.text,
             response.answer or "none",
             short(response.reward),
-            decimal(response.advantage).prose(signed=True),
+            prose(response.advantage, signed=True),
         ]
         for i, response in enumerate(group.responses, start=1)
     ]
@@ -264,11 +265,8 @@ def conventions(group: gx.Group) -> Markdown:
             [
                 convention.label,
                 "G" if convention.ddof == 0 else "G − 1",
-                "—" if isinstance(std, gx.Undefined) else decimal(std).prose(),
-                *(
-                    decimal(variant.advantage[o]).prose(signed=True) if o in variant.advantage else "—"
-                    for o in gx.OUTCOMES
-                ),
+                "—" if isinstance(std, gx.Undefined) else prose(std),
+                *(prose(variant.advantage[o], signed=True) if o in variant.advantage else "—" for o in gx.OUTCOMES),
             ]
         )
     return table(["convention", "std divides by", "std σ", "A, correct", "A, wrong"], rows)
@@ -318,7 +316,7 @@ def _variant_cell(variant: gx.Variant) -> Markdown:
     lines = []
     for mark, outcome in (("✓", "correct"), ("✗", "wrong")):
         value = variant.advantage.get(outcome)
-        shown = "—" if value is None else decimal(value).prose(signed=True)
+        shown = "—" if value is None else prose(value, signed=True)
         lines.append(f"{mark} {shown}".replace(" ", NBSP))  # one line each: a sign never parts from its number
     return Markdown("<br>".join(lines))
 

@@ -20,6 +20,7 @@ from hooks.engine.contract import (
     decimal,
     join,
     md,
+    prose,
     relation,
     short,
     svg,
@@ -109,10 +110,6 @@ FORMULAS: Formulas = {
 # ---------------------------------------------------------------- blocks
 
 
-def _number(value: float, signed: bool = False) -> Markdown:
-    return decimal(value).prose(signed=signed)
-
-
 def _verdict(case: gx.WorkedClip) -> str:
     if case.binds:
         return Markdown("**binds**")
@@ -125,13 +122,13 @@ def cases_table(ppo: gx.PPO) -> Markdown:
     """Each case: A, rho from its two probabilities, where rho lies, both terms, their min, the clip, the gradient."""
     rows = [
         [
-            _number(case.advantage, signed=True),
-            md("{}, {}", _number(case.ratio), case.position),
-            _number(case.unclipped),
-            _number(case.clipped),
-            md("**{}**", _number(case.objective)),
+            prose(case.advantage, signed=True),
+            md("{}, {}", prose(case.ratio), case.position),
+            prose(case.unclipped),
+            prose(case.clipped),
+            md("**{}**", prose(case.objective)),
             _verdict(case),
-            _number(case.gradient, signed=True),
+            prose(case.gradient, signed=True),
         ]
         for case in ppo.cases.values()
     ]
@@ -139,9 +136,9 @@ def cases_table(ppo: gx.PPO) -> Markdown:
     intro = md(
         "With ε = {}, the clip range is [{}, {}]; clip(ρ) is short for clip(ρ, 1 − ε, 1 + ε). "
         "Each ρ is the quotient of the two probabilities its case sets.",
-        _number(ppo.epsilon),
-        _number(ppo.clip.low),
-        _number(ppo.clip.high),
+        prose(ppo.epsilon),
+        prose(ppo.clip.low),
+        prose(ppo.clip.high),
     )
     return join("\n\n", [intro, table(header, rows)])
 
@@ -150,12 +147,12 @@ def _curve_words(curve: gx.ClipCurve, plot: gx.ClipPlot) -> str:
     """What the curve does, in words, for the plot's description (alt text)."""
     if curve.advantage > 0:
         return (
-            f"for A = {_number(curve.advantage, signed=True)}, L rises with ρ up to ρ = {_number(plot.clip.high)} "
-            f"and is flat at {_number(curve.flat_at)} beyond it"
+            f"for A = {prose(curve.advantage, signed=True)}, L rises with ρ up to ρ = {prose(plot.clip.high)} "
+            f"and is flat at {prose(curve.flat_at)} beyond it"
         )
     return (
-        f"for A = {_number(curve.advantage, signed=True)}, L is flat at {_number(curve.flat_at)} below "
-        f"ρ = {_number(plot.clip.low)} "
+        f"for A = {prose(curve.advantage, signed=True)}, L is flat at {prose(curve.flat_at)} below "
+        f"ρ = {prose(plot.clip.low)} "
         "and falls with ρ above it"
     )
 
@@ -165,9 +162,7 @@ def clip_plot(plot: gx.ClipPlot) -> Markdown:
     ratios = list(plot.ratios)
     series, unclipped_x, unclipped_y = [], [], []
     for style, curve in enumerate(plot.curves, start=1):
-        series.append(
-            svg.Series(f"L, A = {_number(curve.advantage, signed=True)}", ratios, list(curve.objective), style)
-        )
+        series.append(svg.Series(f"L, A = {prose(curve.advantage, signed=True)}", ratios, list(curve.objective), style))
         unclipped_x += [*ratios, svg.GAP]
         unclipped_y += [*curve.unclipped, svg.GAP]
     series.append(svg.Series("ρA, unclipped", unclipped_x, unclipped_y, 3))
@@ -177,11 +172,11 @@ def clip_plot(plot: gx.ClipPlot) -> Markdown:
         "ppo-clip",
         "The clipped objective against the probability ratio",
         f"Line chart over ratios from 0 to {short(plot.ratio_max)}, "
-        f"clip range {_number(plot.clip.low)} to {_number(plot.clip.high)} shaded. {summary}.",
+        f"clip range {prose(plot.clip.low)} to {prose(plot.clip.high)} shaded. {summary}.",
         svg.Axis("probability ratio ρ (unitless)", 0, plot.ratio_max, svg.ticks(0, plot.ratio_max, 4)),
         svg.Axis("objective L (units of A)", bottom, top, svg.ticks(bottom, top, 6)),
         series,
-        band=(plot.clip.low, plot.clip.high, f"[1 − ε, 1 + ε], ε = {_number(plot.epsilon)}"),
+        band=(plot.clip.low, plot.clip.high, f"[1 − ε, 1 + ε], ε = {prose(plot.epsilon)}"),
     )
     caption = (
         "The clipped objective L = min(ρA, clip(ρ, 1 − ε, 1 + ε)·A) for one token, against the ratio ρ, "
@@ -202,29 +197,29 @@ def gae_table(gae: gx.Gae) -> Markdown:
         [
             str(token.t),
             _token(token.token),
-            _number(token.reward),
-            _number(token.value),
-            _number(token.delta, signed=True),
-            _number(token.advantage, signed=True),
-            _number(token.monte_carlo, signed=True),
+            prose(token.reward),
+            prose(token.value),
+            prose(token.delta, signed=True),
+            prose(token.advantage, signed=True),
+            prose(token.monte_carlo, signed=True),
         ]
         for token in gae.tokens.values()
     ]
-    lam = _number(gae.lam)
+    lam = prose(gae.lam)
     header = ["t", "token oₜ", "rₜ", "V(sₜ)", "δₜ (λ = 0)", f"Âₜ (λ = {lam})", "Âₜ (λ = 1)"]
     after = md(
         "γ = {}, λ = {}; after the last token V = {} (the response is over). "
         "The λ = 1 column is the return minus V(sₜ).",
-        _number(gae.gamma),
+        prose(gae.gamma),
         lam,
-        _number(gae.final_value),
+        prose(gae.final_value),
     )
     return join("\n\n", [table(header, rows), after])
 
 
 def _size(value: int | Fraction) -> Markdown:
     """A size as prose writes it: 112, or 0.5 when it is not whole."""
-    return Markdown(str(value)) if isinstance(value, int) else decimal(value).prose()
+    return Markdown(str(value)) if isinstance(value, int) else prose(value)
 
 
 def memory_table(memory: gx.Memory) -> Markdown:

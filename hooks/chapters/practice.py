@@ -17,6 +17,7 @@ from hooks.engine.contract import (
     decimal,
     join,
     md,
+    prose,
     relation,
     table,
 )
@@ -95,28 +96,24 @@ FORMULAS: Formulas = {
 # ---------------------------------------------------------------- blocks
 
 
-def _number(value: float, signed: bool = False) -> Markdown:
-    return decimal(value).prose(signed=signed)
-
-
 def kl_estimators(kl: gx.Kl) -> Markdown:
     """Each candidate token's k1, k2, k3; their means and spreads under pi_theta; a Monte-Carlo average; the KL."""
     rows: list[list[str]] = [
         [
             md("“{}”", token.token),
-            _number(token.pi_theta),
-            _number(token.pi_ref),
-            _number(token.ratio),
-            _number(token.k1, signed=True),
-            _number(token.k2),
-            _number(token.k3),
+            prose(token.pi_theta),
+            prose(token.pi_ref),
+            prose(token.ratio),
+            prose(token.k1, signed=True),
+            prose(token.k2),
+            prose(token.k3),
         ]
         for token in kl.tokens
     ]
     names = ("k1", "k2", "k3")
-    rows.append([Markdown("**mean under π<sub>θ</sub>**"), "", "", "", *(_number(kl.mean[n]) for n in names)])
-    rows.append([Markdown("std under π<sub>θ</sub>"), "", "", "", *(_number(kl.std[n]) for n in names)])
-    rows.append([f"mean of {kl.samples} samples", "", "", "", *(_number(kl.monte_carlo[n]) for n in names)])
+    rows.append([Markdown("**mean under π<sub>θ</sub>**"), "", "", "", *(prose(kl.mean[n]) for n in names)])
+    rows.append([Markdown("std under π<sub>θ</sub>"), "", "", "", *(prose(kl.std[n]) for n in names)])
+    rows.append([f"mean of {kl.samples} samples", "", "", "", *(prose(kl.monte_carlo[n]) for n in names)])
     header = [
         "token x",
         Markdown("π<sub>θ</sub>(x)"),
@@ -147,8 +144,8 @@ def loss_aggregation(loss: gx.Loss) -> Markdown:
         [
             md("{} ({})", a.name, a.paper.split(",")[0]),
             NORMALISERS[key],
-            *(_number(a.per_token[o], signed=True) for o in order),
-            *(_number(a.whole[o], signed=True) for o in order),
+            *(prose(a.per_token[o], signed=True) for o in order),
+            *(prose(a.whole[o], signed=True) for o in order),
         ]
         for key, a in loss.aggregations.items()
     ]
@@ -163,7 +160,7 @@ def loss_aggregation(loss: gx.Loss) -> Markdown:
         *(f"all of {n}" for n in names),
     ]
     advantages = join(
-        ", ", (md("A{} = {}", SUBSCRIPTS[r.number - 1], _number(r.advantage, signed=True)) for r in responses)
+        ", ", (md("A{} = {}", SUBSCRIPTS[r.number - 1], prose(r.advantage, signed=True)) for r in responses)
     )
     intro = md(
         "G = {} responses; GRPO advantages {}; Dr. GRPO's constant L = {} tokens. Each cell is what multiplies "
@@ -192,13 +189,13 @@ def clip_higher(clip: gx.ClipPractice) -> Markdown:
     """The highest probability a token with a positive advantage can reach before the upper clip stops it."""
 
     def ceiling(value: float) -> str:
-        return Markdown("1.0 (the clip never binds)") if value == 1.0 else _number(value)
+        return Markdown("1.0 (the clip never binds)") if value == 1.0 else prose(value)
 
-    rows = [[_number(c.pi_old), ceiling(c.symmetric), ceiling(c.higher)] for c in clip.ceilings]
+    rows = [[prose(c.pi_old), ceiling(c.symmetric), ceiling(c.higher)] for c in clip.ceilings]
     header = [
         Markdown("π<sub>θold</sub>(token)"),
-        md("highest π<sub>θ</sub>, clip at 1 + ε (ε = {})", _number(clip.eps)),
-        md("highest π<sub>θ</sub>, clip-higher (ε<sub>high</sub> = {})", _number(clip.eps_high)),
+        md("highest π<sub>θ</sub>, clip at 1 + ε (ε = {})", prose(clip.eps)),
+        md("highest π<sub>θ</sub>, clip-higher (ε<sub>high</sub> = {})", prose(clip.eps_high)),
     ]
     return join("\n\n", [table(header, rows), Markdown("The probabilities are DAPO's own illustration.")])
 
@@ -208,11 +205,11 @@ def kl_gradients(kl: gx.Kl) -> Markdown:
     rows = [
         [
             md("“{}”", token.token),
-            _number(token.pi_theta),
-            _number(token.pi_ref),
-            md("**{}**", _number(k3, signed=True)),
-            _number(ref_theta, signed=True),
-            _number(theta_ref, signed=True),
+            prose(token.pi_theta),
+            prose(token.pi_ref),
+            md("**{}**", prose(k3, signed=True)),
+            prose(ref_theta, signed=True),
+            prose(theta_ref, signed=True),
         ]
         for token, k3, ref_theta, theta_ref in zip(
             kl.tokens, kl.k3_gradient, kl.kl_ref_theta_gradient, kl.kl_theta_ref_gradient, strict=True
@@ -267,11 +264,11 @@ STATIC_CAPTION = Markdown(
 
 def _row(point: gx.KlPoint) -> list[str]:
     return [
-        _number(point.log_ratio, signed=True),
-        _number(point.ratio),
-        _number(point.k1, signed=True),
-        _number(point.k2),
-        _number(point.k3),
+        prose(point.log_ratio, signed=True),
+        prose(point.ratio),
+        prose(point.k1, signed=True),
+        prose(point.k2),
+        prose(point.k3),
     ]
 
 

@@ -130,12 +130,17 @@ def _decimal(rounded: Fraction | float, places: int, exact: bool) -> Decimal:
     return Decimal(digits=text.lstrip("-"), negative=negative, exact=exact)
 
 
+def prose(value: Fraction | float | int, signed: bool = False) -> Markdown:
+    """A value as the text of a page writes it: decimal(value).prose(signed), '−2.0', '+0.5', '≈ 0.4472'."""
+    return decimal(value).prose(signed=signed)
+
+
 def short(value: Fraction | float | int, signed: bool = False) -> Markdown:
     """A number as prose writes a count, a reward or an axis label: a whole number as itself ('1', '100', '−2',
     '+2' when signed), any other as decimal() writes it ('0.5', '≈ 0.3333'). The widgets' runtime writes axis
     labels (`tick`) and the group widget rewards the same way."""
     if not _is_whole(value):
-        return decimal(value).prose(signed=signed)
+        return prose(value, signed=signed)
     whole = int(value)
     return Markdown((MINUS if whole < 0 else "+" if signed and whole > 0 else "") + str(abs(whole)))
 
@@ -162,4 +167,4 @@ def times_words(ratio: Fraction | float) -> Markdown:
         return Markdown("as much as")
     if isinstance(ratio, Fraction) and ratio.denominator == 1:
         return Markdown(f"{count_words(ratio.numerator)} times")
-    return Markdown(f"{decimal(ratio).prose()} times")
+    return Markdown(f"{prose(ratio)} times")

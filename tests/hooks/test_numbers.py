@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from hooks.engine.numbers import MINUS, count_words, decimal, short, short_tex, times_words
+from hooks.engine.numbers import MINUS, count_words, decimal, prose, short, short_tex, times_words
 
 
 @pytest.mark.parametrize(
@@ -80,6 +80,12 @@ def test_short_numbers_write_whole_numbers_bare_and_others_as_decimals(
 ) -> None:
     assert short(value, signed) == prose
     assert short_tex(value) == tex
+
+
+def test_prose_writes_a_value_with_at_least_one_decimal_unlike_short() -> None:
+    assert prose(-2) == MINUS + "2.0" and short(-2) == MINUS + "2"
+    assert prose(0.5, signed=True) == "+0.5"
+    assert prose(Fraction(2, 3), signed=True) == "≈\u00a0+0.6667"
 
 
 def test_short_numbers_refuse_what_is_not_a_number() -> None:
