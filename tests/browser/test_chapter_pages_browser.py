@@ -62,3 +62,48 @@ def test_chapters_load_only_local_files(page: WatchedPage, site_server: Server) 
         page.page.goto(site_server.url + name + "/")
     assert page.external_requests(site_server) == []
     assert page.console_errors == []
+
+
+# Each inline formula's touching character (a parenthesis, a comma: no space between) that is not on the
+# formula's line, and each formula held with its text that is wider than its column.
+LOOSE_FORMULAS = """() => {
+  const found = [], tex = (element) => element.querySelector('annotation')?.textContent;
+  for (const formula of document.querySelectorAll('article .katex')) {
+    if (formula.closest('.katex-display')) continue;
+    const parts = [...formula.querySelector('.katex-html').getClientRects()].filter((r) => r.width > 0);
+    const sides = [[formula.previousSibling, true, parts[0]], [formula.nextSibling, false, parts.at(-1)]];
+    for (const [node, atEnd, part] of sides) {
+      const text = node?.nodeType === Node.TEXT_NODE ? node.textContent : "";
+      const at = atEnd ? text.length - 1 : 0;
+      if (!part || !text || /\\s/.test(text[at])) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      const touching = range.getBoundingClientRect();
+      if (touching.bottom <= part.top + 2 || touching.top >= part.bottom - 2) {
+        found.push(`'${text[at]}' on another line than ${tex(formula)}`);
+      }
+    }
+  }
+  for (const glued of document.querySelectorAll('article .grpo-glued')) {
+    const column = glued.parentElement.closest('p, li, td, th, dd, dt, div').getBoundingClientRect();
+    if (glued.getBoundingClientRect().right > column.right + 1) {
+      found.push(`${tex(glued)}: wider than its column with the text it touches (a space lets the line break)`);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390, 1280])
+def test_no_line_starts_with_a_formulas_comma_or_ends_on_its_parenthesis(
+    browser: Browser, built_site: Path, site_server: Server, width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    found = {}
+    for path in site_pages(built_site):
+        page.goto(site_server.url + path)
+        found[path] = page.evaluate(LOOSE_FORMULAS)
+    context.close()
+    assert {path: loose for path, loose in found.items() if loose} == {}

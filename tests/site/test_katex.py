@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import markdown
 import pytest
 
 from hooks.site import katex as katex_module
@@ -153,3 +154,19 @@ def test_a_failing_katex_process_is_blamed_not_the_formula(
     assert said in str(caught.value)
     assert "This is not a problem of a formula" in str(caught.value)
     renderer.close()
+
+
+def _page(renderer: KatexRenderer, text: str) -> str:
+    return str(markdown.Markdown(extensions=[katex_module.KatexMath(renderer)]).convert(text))
+
+
+def test_a_formula_is_held_with_the_text_it_touches(renderer: KatexRenderer) -> None:
+    """No space between a formula and a parenthesis, a comma or a suffix: one span, which book.css keeps on one
+    line; a formula with spaces (or a tag) on both sides is left as it is."""
+    x, y = renderer.render("x", display=False), renderer.render("y", display=False)
+    glued = '<span class="grpo-glued">{}</span>'.format
+    assert _page(renderer, "as a baseline ($`x`$): the mean") == f"<p>as a baseline {glued(f'({x}):')} the mean</p>"
+    assert _page(renderer, "the $`x`$-th and $`x`$, then") == f"<p>the {glued(f'{x}-th')} and {glued(f'{x},')} then</p>"
+    assert _page(renderer, "pairs $`x`$,$`y`$ here") == f"<p>pairs {glued(f'{x},{y}')} here</p>"
+    assert _page(renderer, "a $`x`$ b") == f"<p>a {x} b</p>"
+    assert _page(renderer, "**$`x`$**, b") == f"<p><strong>{x}</strong>, b</p>"

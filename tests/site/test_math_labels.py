@@ -36,7 +36,9 @@ def test_an_element_named_already_or_holding_more_is_left_alone() -> None:
 def test_search_reads_each_formula_once_as_its_mathml_text() -> None:
     page = page_html("The policy $`\\pi_\\theta`$ and its ratio $`\\rho_t`$, in *words*.")
     assert page.count("\u03c0") == 2 and "\u200b" in page  # MathML and HTML for the eye; KaTeX's zero-width space
-    assert searchable(page) == "<p>The policy \u03c0\u03b8 and its ratio \u03c1t, in <em>words</em>.</p>"
+    assert searchable(page) == (
+        '<p>The policy \u03c0\u03b8 and its ratio <span class="grpo-glued">\u03c1t,</span> in <em>words</em>.</p>'
+    )
 
 
 def test_search_leaves_out_a_formula_hidden_beside_its_text_and_keeps_what_it_cannot_read() -> None:
