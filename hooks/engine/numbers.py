@@ -137,8 +137,8 @@ def prose(value: Fraction | float | int, signed: bool = False) -> Markdown:
 
 def short(value: Fraction | float | int, signed: bool = False) -> Markdown:
     """A number as prose writes a count, a reward or an axis label: a whole number as itself ('1', '100', '−2',
-    '+2' when signed), any other as decimal() writes it ('0.5', '≈ 0.3333'). The widgets' runtime writes axis
-    labels (`tick`) and the group widget rewards the same way."""
+    '+2' when signed), any other as decimal() writes it ('0.5', '≈ 0.3333'). The widgets' runtime has the same
+    function, `short`, for their axis labels and rewards."""
     if not _is_whole(value):
         return prose(value, signed=signed)
     whole = int(value)

@@ -115,6 +115,15 @@ def test_flipping_the_sign_moves_the_flat_part(chapter: Page) -> None:
     expect(chapter.locator(".cw-note")).to_contain_text("no further push down")
 
 
+def test_the_axes_write_their_numbers_as_the_book_does(chapter: Page) -> None:
+    # Ratios 0 to 2.5 by halves; A = 2, so rho A reaches 2 x 2.5 = 5 at the top: a whole number, written bare
+    # as the static plot's ticks are (it read "5.0"), and with the typographic minus once the sign is flipped.
+    ratios = ["0", "0.5", "1", "1.5", "2", "2.5"]
+    assert chapter.locator(".cw-ticks text").all_text_contents() == [*ratios, "5", "0", "0.8 to 1.2"]
+    chapter.get_by_role("button", name="Flip the sign of A").click()
+    assert chapter.locator(".cw-ticks text").all_text_contents() == [*ratios, "\u22125", "0", "0.8 to 1.2"]
+
+
 def test_a_wider_clip_range_lets_the_ratio_back_in(chapter: Page) -> None:
     chapter.get_by_label("Clip range ε, exact value").fill("0.5")
     # eps = 0.5, range [0.5, 1.5]: rho = 1.5 is on the edge, min(3.0, 3.0) = 3.0, gradient 2.

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page, Route, expect
 
-from hooks.engine.numbers import decimal
+from hooks.engine.numbers import MAX_DECIMALS, decimal, short
 from tests.browser.conftest import WatchedPage, watch
 from tests.conftest import Server
 
@@ -122,9 +122,20 @@ def test_format_prints_any_float_as_the_build_does(runtime: Page, values: list[f
     assert _disagreements(runtime, values) == []
 
 
+SHORT_ALL = """([values, places]) => values.map(x => [false, true].map(
+  signed => window.grpoWidgets.short(x, places, signed)))"""
+
+
+def test_short_writes_counts_and_axis_labels_as_the_build_does(runtime: Page) -> None:
+    values = [*EDGE_CASES, 1.0, 2.0, -2.0, 100.0, -3.0, 0.25, -0.5, 12345678.0, 1e20 + 2**17, -1e22]
+    ours = runtime.evaluate(SHORT_ALL, [values, MAX_DECIMALS])
+    assert [[short(x), short(x, signed=True)] for x in values] == ours
+    assert ours[values.index(-2.0)] == ["\u22122", "\u22122"] and ours[values.index(2.0)] == ["2", "+2"]
+
+
 # A helper of the runtime defined again in a widget's script, as each once was (the KL widget's SVG helper was
 # `svg`): `function format(`, `const MINUS =`, and so on. Taking them from window.grpoWidgets is no copy.
-_SHARED = "format|el|svgEl|refusalMessage|typedNumber|judge|selfCheck|boot"
+_SHARED = "format|short|el|svgEl|refusalMessage|typedNumber|judge|selfCheck|boot"
 OWN_COPY = re.compile(rf"\bfunction\s+(?:{_SHARED}|svg)\s*\(|\b(?:const|let|var)\s+(?:MINUS|{_SHARED})\s*=")
 
 

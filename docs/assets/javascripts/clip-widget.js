@@ -8,7 +8,7 @@
 (() => {
   "use strict";
 
-  const { APPROX, format, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
+  const { APPROX, format, short, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* grpo_examples.ppo: L = min(rho A, clip(rho, 1 - eps, 1 + eps) A), and dL/drho = 0 where the clip binds
@@ -97,10 +97,10 @@
       grid.replaceChildren(svgEl("line", { x1: left, x2: W - right, y1: py(0), y2: py(0) }));
       const tickLabels = [];
       for (let x = Math.ceil(x0 * 2) / 2; x <= x1 + 1e-9; x += 0.5) {
-        tickLabels.push(svgEl("text", { x: px(x), y: bottom + 17, "text-anchor": "middle" }, String(x)));
+        tickLabels.push(svgEl("text", { x: px(x), y: bottom + 17, "text-anchor": "middle" }, short(x, 1)));
       }
       for (const y of [A < 0 ? lowY : highY, 0]) {
-        tickLabels.push(svgEl("text", { x: left - 5, y: py(y) + 4, "text-anchor": "end" }, y === 0 ? "0" : format(y, 1).replace(APPROX, "")));
+        tickLabels.push(svgEl("text", { x: left - 5, y: py(y) + 4, "text-anchor": "end" }, short(y, 1).replace(APPROX, "")));
       }
       tickLabels.push(svgEl("text", { class: "cw-band-label", x: px(1), y: top + 12, "text-anchor": "middle" },
         `${format(1 - eps, places)} to ${format(1 + eps, places)}`));

@@ -8,7 +8,7 @@
 (() => {
   "use strict";
 
-  const { MINUS, NBSP, APPROX, format, tick, el, selfCheck, boot, mount } = window.grpoWidgets;
+  const { NBSP, APPROX, format, short, el, selfCheck, boot, mount } = window.grpoWidgets;
   let count = 0;
 
   /* mu = (1/G) sum_i r_i */
@@ -78,7 +78,7 @@
     /* A number as the book writes it ("≈ 0.4472", "5.9605 × 10⁻⁸", their spaces no-break ones) */
     const number = (x, signed = false) => format(x, places, signed);
     /* A reward as the rows show it: a whole number as it is (0, 1), any other as the book writes numbers */
-    const rewardText = (v) => (Number.isInteger(v) && Math.abs(v) < 1e21 ? (v < 0 ? MINUS + -v : String(v)) : number(v));
+    const rewardText = (v) => short(v, places);
     const state = { group: 0, show: "reward", convention: data.conventions[0].key, groups: data.groups.map(sampled) };
     const responses = () => state.groups[state.group];
     const convention = () => data.conventions.find((c) => c.key === state.convention);
@@ -175,7 +175,7 @@
     function axis(rewards, showA, reach) {
       if (showA) {
         const ticks = [];
-        for (let t = -reach; t <= reach; t += reach > 4 ? 2 : 1) ticks.push([t, tick(t)]);
+        for (let t = -reach; t <= reach; t += reach > 4 ? 2 : 1) ticks.push([t, short(t, places, true)]);
         return { low: -reach, high: reach, ticks };
       }
       const low = Math.min(0, ...rewards), top = Math.max(0, ...rewards), high = top > low ? top : 1;

@@ -9,7 +9,7 @@
 (() => {
   "use strict";
 
-  const { MINUS, format, tick, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
+  const { MINUS, format, short, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
   const NAMES = ["k3", "k1", "k2"]; // drawing order: k3 on top of the others' legend, first in the legend
   let count = 0;
 
@@ -121,12 +121,12 @@
         root.append(svgEl("line", { x1: left, x2: right, y1: py(y), y2: py(y), stroke: "currentColor",
           "stroke-opacity": y === 0 ? "0.6" : "0.15" }));
         root.append(svgEl("text", { x: left - 6, y: py(y) + 4, "text-anchor": "end", fill: "currentColor" },
-          tick(y)));
+          short(y, places, true)));
       }
       for (let x = Math.ceil(xLow); x <= xHigh; x += 1) {
         root.append(svgEl("line", { x1: px(x), x2: px(x), y1: bottom, y2: bottom + 4, stroke: "currentColor" }));
         root.append(svgEl("text", { x: px(x), y: bottom + 19, "text-anchor": "middle", fill: "currentColor" },
-          tick(x)));
+          short(x, places, true)));
       }
       const axis = svgEl("text", { x: (left + right) / 2, y: H - 10, "text-anchor": "middle", fill: "currentColor" },
         "log r = log(π");

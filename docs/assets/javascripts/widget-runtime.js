@@ -52,8 +52,13 @@
     return (exact ? "" : APPROX) + sign + digits;
   }
 
-  /* An axis label of a whole number: +2, −2, 0 */
-  const tick = (n) => (n > 0 ? `+${n}` : n < 0 ? MINUS + -n : "0");
+  /* As numbers.short writes a count, a reward or an axis label: a whole number bare (2, −2, +2 when signed), any
+     other as format writes it */
+  function short(x, places, signed = false) {
+    if (!Number.isInteger(x)) return format(x, places, signed);
+    const digits = BigInt(Math.abs(x)).toString(); // every digit, as Python's int(): String(1e21) is "1e+21"
+    return (x < 0 ? MINUS : signed && x > 0 ? "+" : "") + digits;
+  }
 
   function el(tag, className, text, ...children) {
     const node = document.createElement(tag);
@@ -123,5 +128,5 @@
     figure.classList.add("grpo-widget--live");
   }
 
-  window.grpoWidgets = { MINUS, NBSP, APPROX, format, tick, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount };
+  window.grpoWidgets = { MINUS, NBSP, APPROX, format, short, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount };
 })();
