@@ -246,9 +246,10 @@ def histogram_stack(
     panels: Sequence[Panel],
     marker: tuple[float, str] | None = None,
 ) -> str:
-    """One histogram per panel, stacked over a shared x axis; each panel scaled to its own tallest bin,
-    whose height is its one labelled y tick. An optional marker draws a dashed vertical line at one x
-    through every panel, labelled in the first."""
+    """One histogram per panel, stacked over a shared x axis; each panel scaled to its own tallest bin, its
+    y axis labelled with round values up to it (0 and 50 under a bar of 52.19: a label is a value, never a
+    rounded one). An optional marker draws a dashed vertical line at one x through every panel, labelled in
+    the first."""
     panel_height, gap = 80, 30
     top = 10
     total = top + len(panels) * (panel_height + gap) - gap
@@ -260,15 +261,15 @@ def histogram_stack(
         panel_top = top + index * (panel_height + gap) + FONT + 4
         panel_bottom = top + index * (panel_height + gap) + panel_height
         tallest = max(panel.heights) if max(panel.heights, default=0) > 0 else 1.0
-        y = Axis(y_label, 0.0, tallest, ())
+        y = Axis(y_label, 0.0, tallest, ticks(0.0, tallest, 2))
         frame = _Frame(x, y, panel_top, panel_bottom)
         parts.append(_text(frame.left, panel_top - 6, panel.label, anchor="start", extra=' font-weight="bold"'))
         parts.append(
             f'<line class="grpo-grid" x1="{frame.left}" y1="{_num(panel_top)}" x2="{frame.right}" '
             f'y2="{_num(panel_top)}" stroke="currentColor" stroke-opacity="0.15"/>'
         )
-        for value in (0.0, tallest):
-            parts.append(_text(frame.left - 6, frame.py(value) + FONT * 0.35, f"{value:.0f}", anchor="end"))
+        for value in y.ticks:
+            parts.append(_text(frame.left - 6, frame.py(value) + FONT * 0.35, short(value), anchor="end"))
         for low, high, height in zip(panel.edges[:-1], panel.edges[1:], panel.heights, strict=True):
             if height <= 0:
                 continue

@@ -75,7 +75,29 @@ def test_histogram_stack() -> None:
     assert len(rects) == 3  # a bin of height 0 draws nothing
     assert {r.get("class") for r in rects} == {"grpo-bar-1", "grpo-bar-3"}
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert {"one", "two", "advantage A (unitless)", "share (%)", "75", "100"} <= set(texts)
+    assert {"one", "two", "advantage A (unitless)", "share (%)"} <= set(texts)
+    # Each panel's y axis: round values up to its tallest bar (75: 0 and 50; 100: 0, 50 and 100).
+    y_labels = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("text-anchor") == "end"]
+    assert y_labels == ["0", "50", "0", "50", "100"]
+
+
+def test_a_histograms_y_labels_are_values_not_a_rounded_tallest_bar() -> None:
+    chart = svg.histogram_stack(
+        "hist",
+        "Histograms",
+        "One panel.",
+        svg.Axis("x", 0, 1, [0, 1]),
+        "share (%)",
+        [svg.Panel("one", [0, 1], [52.19], 1)],
+    )
+    root = ET.fromstring(chart)
+    labels = {t.text: float(t.get("y", "nan")) for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    assert "52" not in labels and {"0", "50"} <= set(labels)  # it read "52", for a bar of 52.19
+    bar = root.find("s:rect", NS)
+    assert bar is not None
+    top, bottom = float(bar.get("y", "nan")), float(bar.get("y", "nan")) + float(bar.get("height", "nan"))
+    # 50 sits at 50/52.19 of the bar's height (the label's baseline is FONT * 0.35 below the value's line).
+    assert labels["50"] - svg.FONT * 0.35 == pytest.approx(bottom - (bottom - top) * 50 / 52.19, abs=0.01)
 
 
 def test_tick_labels_write_the_books_minus_and_a_plus_on_a_signed_axis() -> None:
