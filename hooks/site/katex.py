@@ -191,8 +191,8 @@ class _Preprocessor(KatexPreprocessor):  # type: ignore[misc]
 
 INLINE_MARKER = "tmp_inline_md_katex_"  # markdown-katex's, then an md5: a formula in the text, until it is put in
 GLUED_CLASS = "grpo-glued"
-# An inline formula and the text it touches, up to the next space or tag: '(MARKER):', 'MARKER-th', 'MARKER,MARKER'.
-_TOUCHING = re.compile(rf"[^\s<>]*{INLINE_MARKER}[0-9a-f]{{32}}[^\s<>]*")
+_MARKER = re.compile(rf"{INLINE_MARKER}[0-9a-f]{{32}}")
+_BETWEEN_WORDS = re.compile(r"([\s<>]+)")  # what a line may break at, and tags: what a formula may touch is between
 
 
 class _Postprocessor(KatexPostprocessor):  # type: ignore[misc]
@@ -204,13 +204,13 @@ class _Postprocessor(KatexPostprocessor):  # type: ignore[misc]
     (and a word joiner, U+2060, does not hold it either; both tried at 320 to 1280 px)."""
 
     def run(self, text: str) -> str:
-        def glue(touching: re.Match[str]) -> str:
-            run = touching.group()
-            if len(run) == len(INLINE_MARKER) + 32:
-                return run  # the formula alone, spaces or tags on both sides: nothing to hold
-            return f'<span class="{GLUED_CLASS}">{run}</span>'
-
-        return str(super().run(_TOUCHING.sub(glue, text)))
+        if INLINE_MARKER in text:
+            words = _BETWEEN_WORDS.split(text)  # words at even places, what is between them at odd ones
+            for index in range(0, len(words), 2):
+                if INLINE_MARKER in words[index] and not _MARKER.fullmatch(words[index]):
+                    words[index] = f'<span class="{GLUED_CLASS}">{words[index]}</span>'
+            text = "".join(words)
+        return str(super().run(text))
 
 
 def unrendered(tex: str, display: bool) -> str:
