@@ -5,7 +5,6 @@ memory, the formulas filled in, and the interactive clip. Every number is a fiel
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import grpo_examples as gx
 from hooks.engine.contract import (
@@ -217,21 +216,16 @@ def gae_table(gae: gx.Gae) -> Markdown:
     return join("\n\n", [table(header, rows), after])
 
 
-def _size(value: int | Fraction) -> Markdown:
-    """A size as prose writes it: 112, or 0.5 when it is not whole."""
-    return Markdown(str(value)) if isinstance(value, int) else prose(value)
-
-
 def memory_table(memory: gx.Memory) -> Markdown:
     """What training the critic keeps per parameter, and in total, for the settings' parameter count."""
     rows = [
-        [part.name, str(part.bytes_per_parameter), md("{} GB", _size(gb))]
+        [part.name, str(part.bytes_per_parameter), md("{} GB", short(gb))]
         for part, gb in zip(memory.parts, memory.part_gb, strict=True)
     ]
     rows.append(
-        [Markdown("**total**"), md("**{}**", memory.bytes_per_parameter), md("**{} GB**", _size(memory.critic_gb))]
+        [Markdown("**total**"), md("**{}**", memory.bytes_per_parameter), md("**{} GB**", short(memory.critic_gb))]
     )
-    count = _size(memory.critic_billions)
+    count = short(memory.critic_billions)
     header = ["kept per parameter", "bytes", f"for {count} billion parameters"]
     after = md(
         "{} things per parameter; GB is 10⁹ bytes. "

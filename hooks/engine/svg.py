@@ -264,12 +264,7 @@ def histogram_stack(
         y = Axis(y_label, 0.0, tallest, ticks(0.0, tallest, 2))
         frame = _Frame(x, y, panel_top, panel_bottom)
         parts.append(_text(frame.left, panel_top - 6, panel.label, anchor="start", extra=' font-weight="bold"'))
-        parts.append(
-            f'<line class="grpo-grid" x1="{frame.left}" y1="{_num(panel_top)}" x2="{frame.right}" '
-            f'y2="{_num(panel_top)}" stroke="currentColor" stroke-opacity="0.15"/>'
-        )
-        for value in y.ticks:
-            parts.append(_text(frame.left - 6, frame.py(value) + FONT * 0.35, short(value), anchor="end"))
+        parts += frame.grid_and_y_ticks()
         for low, high, height in zip(panel.edges[:-1], panel.edges[1:], panel.heights, strict=True):
             if height <= 0:
                 continue

@@ -170,6 +170,12 @@ class KatexRenderer:
         return self.katex_dir / "dist"
 
 
+INLINE_MARKER = "tmp_inline_md_katex_"  # markdown-katex's, then an md5: a formula in the text, until it is put in
+GLUED_CLASS = "grpo-glued"
+_MARKER = re.compile(rf"{INLINE_MARKER}[0-9a-f]{{32}}")
+_BETWEEN_WORDS = re.compile(r"([\s<>]+)")  # what a line may break at, and tags: what a formula may touch is between
+
+
 class _Preprocessor(KatexPreprocessor):  # type: ignore[misc]
     """markdown-katex's scan of the page (fences, inline $`...`$), with our renderer behind it."""
 
@@ -187,12 +193,6 @@ class _Preprocessor(KatexPreprocessor):  # type: ignore[misc]
         marker = INLINE_MARKER + str(make_marker_id("inline" + tex))
         self.ext.math_html[marker] = self.ext.html(tex, display=False)
         return marker
-
-
-INLINE_MARKER = "tmp_inline_md_katex_"  # markdown-katex's, then an md5: a formula in the text, until it is put in
-GLUED_CLASS = "grpo-glued"
-_MARKER = re.compile(rf"{INLINE_MARKER}[0-9a-f]{{32}}")
-_BETWEEN_WORDS = re.compile(r"([\s<>]+)")  # what a line may break at, and tags: what a formula may touch is between
 
 
 class _Postprocessor(KatexPostprocessor):  # type: ignore[misc]
