@@ -188,6 +188,31 @@ def test_the_drawing_is_an_accessible_image_with_three_curves(widget: Page) -> N
     expect(widget.locator("svg.klw-plot desc")).to_contain_text("never negative")
 
 
+@pytest.mark.parametrize(
+    ("data_range", "said"),
+    [("[-3.0,3.0]", "from −3 to 3:"), ("[0.5,2.0]", "from 0.5 to 2:"), ("[-2.5,-0.5]", "from −2.5 to −0.5:")],
+)
+def test_the_description_writes_the_axis_range_as_the_ticks_do(
+    browser: Browser, site_server: Server, data_range: str, said: str
+) -> None:
+    """The drawing's range is the page's data (hooks/chapters/practice.py LOG_RATIO_RANGE, −3 to 3 today); a page
+    may hand the widget another, and its description writes either end as the book writes a number."""
+    context = browser.new_context()
+    watched = watch(context.new_page())
+
+    def other_range(route):  # type: ignore[no-untyped-def]
+        response = route.fetch()
+        body = response.text().replace('"log_ratio_range":[-3.0,3.0]', f'"log_ratio_range":{data_range}', 1)
+        assert data_range in body
+        route.fulfill(response=response, body=body)
+
+    watched.page.route("**/grpo-in-practice/", other_range)
+    watched.page.goto(site_server.url + URL)
+    expect(watched.page.locator("svg.klw-plot desc")).to_contain_text(f"Three curves over log r {said}")
+    assert watched.console_errors == []
+    context.close()
+
+
 def test_it_fits_a_360_pixel_screen_in_both_palettes(browser: Browser, site_server: Server) -> None:
     strokes = {}
     for scheme in ("light", "dark"):

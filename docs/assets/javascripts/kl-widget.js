@@ -9,7 +9,7 @@
 (() => {
   "use strict";
 
-  const { MINUS, format, short, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
+  const { format, short, el, svgEl, refusalMessage, typedNumber, judge, selfCheck, boot, mount } = window.grpoWidgets;
   const NAMES = ["k3", "k1", "k2"]; // drawing order: k3 on top of the others' legend, first in the legend
   let count = 0;
 
@@ -218,8 +218,9 @@
         dot.style.transform = `translate(${px(shownX)}px, ${py(ESTIMATORS[dot.dataset.estimate](shownX))}px)`;
       }
       plot.off.textContent = inside ? "" : `log r ${format(x, 2, true)}: off the scale`;
-      plot.desc.textContent = "Three curves over log r from " + `${MINUS}${-xLow} to ${xHigh}: k3 is a valley that touches 0 ` +
-        "at log r = 0 and is never negative; k1 is a straight line falling through 0; k2 is a parabola. " +
+      plot.desc.textContent = `Three curves over log r from ${short(xLow, places)} to ${short(xHigh, places)}: ` +
+        "k3 is a valley that touches 0 at log r = 0 and is never negative; k1 is a straight line falling through 0; " +
+        "k2 is a parabola. " +
         `The marker is at log r ${format(x, places, true)}${inside ? "" : " (off the scale)"}.`;
       if (speak) announce(change);
     }
