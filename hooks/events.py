@@ -28,6 +28,7 @@ from hooks.engine import scan
 from hooks.engine.report import Report
 from hooks.site import (
     build_date,
+    code_breaks,
     error_overlay,
     incremental,
     katex_fonts,
@@ -299,12 +300,13 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     sources' (hooks/site/build_date.py), its description is checked and escaped, an
     element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
-    each computed value opens its provenance on a tap or a key (hooks/site/provenance.py)."""
+    each computed value opens its provenance on a tap or a key (hooks/site/provenance.py), and a long name in
+    inline code wraps at its dots and slashes on a phone (hooks/site/code_breaks.py)."""
     checks.check_html(html, checks.Source(_source_path(page, config), page.file.content_string), _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")
-    return tables.wrap(math_labels.label_lone_formulas(provenance.disclose(html, name)))
+    return code_breaks.breakable(tables.wrap(math_labels.label_lone_formulas(provenance.disclose(html, name))))
 
 
 def before_search(context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation) -> dict[str, Any]:

@@ -27,9 +27,8 @@ def disclose(html: str, page_name: str) -> str:
         count += 1
         target = f"grpo-why-{page_name}-{count}"
         title, shown = value.group("title"), value.group("shown")  # escaped by the engine, for an attribute
-        # a long expression wraps after a dot or a bracket on a phone, not inside a name
-        expression = re.sub(r"([.(\[])", r"\1<wbr>", title.removeprefix(_PREFIX))
-        why = f"{_PREFIX}<code>{expression}</code>"
+        # a long expression wraps after a dot or a bracket on a phone, as all inline code does (code_breaks.py)
+        why = f"{_PREFIX}<code>{title.removeprefix(_PREFIX)}</code>"
         return (
             f'<button type="button" class="grpo-value" popovertarget="{target}">{shown}</button>'
             f'<span class="grpo-why" id="{target}" popover data-search-exclude>{why}</span>'

@@ -57,6 +57,29 @@ MEASURE = r"""() => ({
       return lefts.some(left => left - box.left < box.width / 4);
     })
     .map(cell => cell.dataset.label + ': ' + cell.innerText.slice(0, 30)),
+  // inline code that wraps between two letters or digits: a name cut where the line ran out, not at a
+  // separator (hooks/site/code_breaks.py), a space or a hyphen
+  code_parted: [...document.querySelectorAll('.md-content code')]
+    .filter(code => !code.closest('pre') && code.checkVisibility() && code.getClientRects().length > 1)
+    .filter(code => {
+      const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
+      let top = null, before = '';
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        for (let i = 0; i < text.length; i++) {
+          range.setStart(text, i);
+          range.setEnd(text, i + 1);
+          const box = range.getClientRects()[0];
+          if (!box) continue;
+          if (top !== null && box.top > top + 3 && /[A-Za-z0-9]/.test(before) && /[A-Za-z0-9]/.test(text.data[i])) {
+            return true;
+          }
+          top = box.top;
+          before = text.data[i];
+        }
+      }
+      return false;
+    })
+    .map(code => code.textContent.slice(0, 60)),
   advantage_cells: [...document.querySelectorAll('.md-content td[data-label]')]
     .filter(cell => cell.checkVisibility() && /^A(,|ᵢ|\b)|advantage/i.test(cell.dataset.label)).length,
 })"""
@@ -68,6 +91,7 @@ class Seen:
     results: list[dict[str, Any]]
     cells_off: list[str]
     cells_split: list[str]
+    code_parted: list[str]
     advantage_cells: int
 
 
@@ -112,6 +136,14 @@ def test_every_table_cell_is_on_the_screen(seen: dict[tuple[int, str, str], Seen
     assert split == {}
     # The group tables' advantage columns are among them: on /grpo/ each row's "A, correct" and "A, wrong".
     assert seen[(width, "light", "grpo/")].advantage_cells >= 10
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_long_name_in_code_wraps_at_a_separator_not_inside_a_word(
+    seen: dict[tuple[int, str, str], Seen], width: int
+) -> None:
+    parted = {path: s.code_parted for (w, p, path), s in seen.items() if w == width and p == "light" and s.code_parted}
+    assert parted == {}
 
 
 def _open_popovers(page: Page) -> list[str]:

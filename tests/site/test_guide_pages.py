@@ -35,7 +35,7 @@ def _site_page(name: str) -> str:
 
 def _table_rows(page: str) -> dict[str, str]:
     """For each row of the 'you write | the page shows' tables of a built page: the source, and the cell beside it."""
-    return {html.unescape(source): shown for source, shown in BUILT_ROW.findall(page)}
+    return {html.unescape(source.replace("<wbr>", "")): shown for source, shown in BUILT_ROW.findall(page)}
 
 
 # What the placeholders page's rows must show, worked out by hand:

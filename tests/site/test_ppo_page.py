@@ -120,7 +120,7 @@ def test_the_nav_puts_ppo_before_verifiable_rewards(built_site: Path) -> None:
 
 
 def test_the_references_carry_the_new_sources(built_site: Path) -> None:
-    references = page_html(built_site, "references")
+    references = visible_text(page_html(built_site, "references"))
     for source in ("2203.02155", "1910.02054", "1506.02438", "trl/experimental/ppo/ppo_trainer.py"):
         assert source in references
 
