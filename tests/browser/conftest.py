@@ -92,3 +92,28 @@ def assert_marked_invalid(box: Locator, valid: Locator) -> None:
     assert "inset" in box.evaluate(shadow) and valid.evaluate(shadow) == "none"
     heights = [found["height"] for found in (box.bounding_box(), valid.bounding_box()) if found is not None]
     assert len(heights) == 2 and heights[0] == heights[1]
+
+
+# The text of each inline code on the page that wraps between two letters or digits: a name cut where the line ran
+# out, not at a separator (hooks/site/code_breaks.py), a space or a hyphen.
+CODE_PARTED = r"""() => [...document.querySelectorAll('.md-content code')]
+  .filter(code => !code.closest('pre') && code.checkVisibility() && code.getClientRects().length > 1)
+  .filter(code => {
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
+    let top = null, before = '';
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        if (top !== null && box.top > top + 3 && /[A-Za-z0-9]/.test(before) && /[A-Za-z0-9]/.test(text.data[i])) {
+          return true;
+        }
+        top = box.top;
+        before = text.data[i];
+      }
+    }
+    return false;
+  })
+  .map(code => code.textContent.slice(0, 60))"""

@@ -4,7 +4,8 @@ The pages are found in the build (tests/site_html.py site_pages), so a new chapt
 - axe-core (node_modules/axe-core, pinned in package.json) finds no accessibility violation at all, of any
   impact: Lighthouse's accessibility score is axe's, and the book aims at 100;
 - nothing is written to the console as an error, and no request goes anywhere but the local server;
-- every formula keeps KaTeX's MathML, and that MathML, not the visual HTML, is what a screen reader gets.
+- every formula keeps KaTeX's MathML, and that MathML, not the visual HTML, is what a screen reader gets;
+- on a wide screen no name in inline code is cut inside a word (on a phone: tests/browser/test_phone_browser.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.axe import AXE, COLOUR_RULES, run_axe
-from tests.browser.conftest import FILLED_IN, LAID_OUT, watch
+from tests.browser.conftest import CODE_PARTED, FILLED_IN, LAID_OUT, watch
 from tests.conftest import PublishedSite
 from tests.site_html import site_pages
 
@@ -64,6 +65,7 @@ class Visit:
     formulas: list[dict[str, bool]]  # in the light palette only: the markup is the same in both
     math_in_accessibility_tree: int
     scrollables: int  # boxes that scroll sideways and took focus
+    code_parted: list[str]  # in the light palette only: inline code cut inside a name (phones: test_phone_browser)
 
 
 def _math_nodes(page: Page) -> int:
@@ -105,6 +107,7 @@ def visits(browser: Browser, published_site: PublishedSite) -> Iterator[dict[tup
                 formulas,
                 _math_nodes(watched.page) if light else 0,
                 watched.page.locator(".md-typeset [data-grpo-scrolls]").count(),
+                watched.page.evaluate(CODE_PARTED) if light else [],
             )
         context.close()
     yield seen
@@ -137,6 +140,13 @@ def test_at_a_phone_width_wide_tables_and_formulas_scroll_and_take_focus(
 ) -> None:
     # The fixture waited until exactly the boxes that scroll took focus; that some do is what makes it a test.
     assert sum(v.scrollables for (seen_in, _), v in visits.items() if seen_in == "phone") > 0
+
+
+def test_on_a_wide_screen_no_name_in_code_is_cut_inside_a_word(visits: dict[tuple[str, str], Visit]) -> None:
+    """A table's columns are as narrow as their content lets them be: a name in code must let its column shrink
+    only to where it may break (a separator, a hyphen), or the column is cut inside a name on a desktop too."""
+    parted = {path: visit.code_parted for (view, path), visit in visits.items() if visit.code_parted}
+    assert parted == {}
 
 
 def test_every_formula_keeps_its_mathml_for_screen_readers(visits: dict[tuple[str, str], Visit]) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import FILLED_IN, LAID_OUT
+from tests.browser.conftest import CODE_PARTED, FILLED_IN, LAID_OUT
 from tests.conftest import Server
 from tests.site_html import site_pages
 
@@ -25,7 +25,8 @@ PALETTES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 
 # Per page: how wide the document is, and where each worked formula's last step (its result, a number) is laid
 # out.
-MEASURE = r"""() => ({
+MEASURE = (
+    r"""() => ({
   width: document.documentElement.scrollWidth,
   results: [...document.querySelectorAll('.md-content .katex-display')]
     .filter(box => box.checkVisibility() && box.querySelector('.grpo-steps'))
@@ -57,32 +58,13 @@ MEASURE = r"""() => ({
       return lefts.some(left => left - box.left < box.width / 4);
     })
     .map(cell => cell.dataset.label + ': ' + cell.innerText.slice(0, 30)),
-  // inline code that wraps between two letters or digits: a name cut where the line ran out, not at a
-  // separator (hooks/site/code_breaks.py), a space or a hyphen
-  code_parted: [...document.querySelectorAll('.md-content code')]
-    .filter(code => !code.closest('pre') && code.checkVisibility() && code.getClientRects().length > 1)
-    .filter(code => {
-      const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
-      let top = null, before = '';
-      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-        for (let i = 0; i < text.length; i++) {
-          range.setStart(text, i);
-          range.setEnd(text, i + 1);
-          const box = range.getClientRects()[0];
-          if (!box) continue;
-          if (top !== null && box.top > top + 3 && /[A-Za-z0-9]/.test(before) && /[A-Za-z0-9]/.test(text.data[i])) {
-            return true;
-          }
-          top = box.top;
-          before = text.data[i];
-        }
-      }
-      return false;
-    })
-    .map(code => code.textContent.slice(0, 60)),
+  code_parted: ("""
+    + CODE_PARTED
+    + r""")(),
   advantage_cells: [...document.querySelectorAll('.md-content td[data-label]')]
     .filter(cell => cell.checkVisibility() && /^A(,|ᵢ|\b)|advantage/i.test(cell.dataset.label)).length,
 })"""
+)
 
 
 @dataclass
