@@ -83,14 +83,15 @@ def _is_collection(value: object) -> bool:
 
 def names(book: Book, *paths: str) -> Markdown:
     """Every path a placeholder can name in one subject's model: what kind of placeholder takes it, what it is
-    (the field's docstring) and its value now. The entries of a collection share their paths: they are listed
-    once, with <key> for the entry and the value of the first."""
+    (the field's docstring, on the first of the paths one field holds; the others point to it) and its value now.
+    The entries of a collection share their paths: they are listed once, with <key> for the entry and the value
+    of the first."""
     if len(paths) != 1 or paths[0] not in book.subjects:
         raise GuideError(f"block 'names' takes one of {', '.join(book.subjects)}, got {' '.join(paths) or 'nothing'}")
     rows: list[list[str]] = []
     seen: set[str] = set()
     collections: list[str] = []  # the paths of the collections met so far
-    described: set[tuple[type, str]] = set()
+    first_row: dict[tuple[type, str], str] = {}  # each field's first path: where it is described
     for named in walk(book.subjects[paths[0]]):
         value, path = named.value, named.path
         for prefix in sorted(collections, key=len, reverse=True):
@@ -99,7 +100,8 @@ def names(book: Book, *paths: str) -> Markdown:
                 path = f"{prefix}.<key>" + (f".{rest}" if rest else "")
                 break
         field = (type(named.owner), named.field)
-        said = "" if field in described else describe(named.owner, named.field)  # once per field
+        first = first_row.get(field)
+        said = describe(named.owner, named.field) if first is None else md("As for {}.", code(first))
         if isinstance(value, Mapping) and _is_collection(value):
             collections.append(named.path)
             keys = ", ".join(str(k) for k in value)
@@ -117,7 +119,7 @@ def names(book: Book, *paths: str) -> Markdown:
             row = [code(path), kind, said, _value(value, named.meaning)]
         if path not in seen:
             seen.add(path)
-            described.add(field)
+            first_row.setdefault(field, path)
             rows.append(row)
     return table(["path", "placeholder", "what it is", "its value now (the first entry's)"], rows)
 

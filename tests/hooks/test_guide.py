@@ -121,6 +121,21 @@ def test_the_names_block_shows_each_value_as_a_page_would() -> None:
     assert solved["solved.std-scale"] == "not defined: every reward is the same: sigma is 0"
 
 
+@pytest.mark.parametrize("subject", SUBJECTS)
+def test_every_row_of_the_names_block_says_what_it_is(subject: str) -> None:
+    # A field described once for several paths (easy.count's five counts) sends its later rows to the first.
+    for path, _, said, _ in _names_rows(subject):
+        assert said, path
+
+
+def test_a_field_of_several_paths_is_described_on_its_first_row_and_pointed_to_from_the_others() -> None:
+    rows = {path: said for path, _, said, _ in _names_rows("easy")}
+    assert rows["easy.count.correct"].startswith("How many responses are correct, wrong")
+    for later in ("wrong", "format", "no-format", "no-answer", "both"):
+        assert rows[f"easy.count.{later}"] == "As for ` easy.count.correct `."
+    assert rows["easy.advantage.wrong"] == "As for ` easy.advantage.correct `."
+
+
 def test_the_names_block_offers_a_formula_only_where_its_layout_draws_that_entry() -> None:
     # practice.kl.mean's layout takes the estimator and draws k3 only (it refuses k1 and k2)
     kinds = {path: kind for path, kind, _, _ in _names_rows("practice")}
