@@ -24,6 +24,7 @@ class GuideError(ValueError):
 
 
 EXAMPLE_PAGE, EXAMPLE_LINE = "docs/example.md", 12
+NO_PLACEHOLDER = "none (name an entry)"  # a collection's row: no placeholder takes the collection itself
 EXAMPLE = "The baseline is 0.8 for the group above."
 
 
@@ -105,7 +106,7 @@ def names(book: Book, *paths: str) -> Markdown:
         if isinstance(value, Mapping) and _is_collection(value):
             collections.append(named.path)
             keys = ", ".join(str(k) for k in value)
-            row = [code(path), "", said, f"keys: {keys}"]
+            row = [code(path), NO_PLACEHOLDER, said, f"keys: {keys}"]
         else:
             formula = _has_formula(book, named)
             if isinstance(value, bool):

@@ -48,7 +48,7 @@ def _names_rows(subject: str) -> list[tuple[str, str, str, str]]:
     """(path, placeholder kinds, what it is, its value now) for each row of `<!-- grpo:block names subject -->`."""
     rows = []
     for line in block(f"names {subject}").splitlines():
-        match = re.fullmatch(r"\| ` (?P<path>\S+) ` \| (?P<kind>[a-z, ]*) \| (?P<said>.*) \| (?P<now>.*) \|", line)
+        match = re.fullmatch(r"\| ` (?P<path>\S+) ` \| (?P<kind>[a-z, ()]*) \| (?P<said>.*) \| (?P<now>.*) \|", line)
         if match:
             rows.append((match["path"], match["kind"], match["said"], match["now"]))
     return rows
@@ -73,7 +73,10 @@ def test_every_row_of_the_names_block_works_as_it_says(subject: str) -> None:
     book = checks.book()
     for path, kind, _, now in _names_rows(subject):
         concrete = _first_key_path(subject, path)
-        kinds = [k.strip() for k in kind.split(",") if k.strip()]
+        if kind == guide.NO_PLACEHOLDER:
+            assert now.startswith("keys: "), path  # a collection: its entries have the paths
+            continue
+        kinds = [k.strip() for k in kind.split(",")]
         for placeholder in kinds:
             written = f"<!-- grpo:{placeholder} {concrete} -->"
             result = expand(book, written)
@@ -126,6 +129,15 @@ def test_every_row_of_the_names_block_says_what_it_is(subject: str) -> None:
     # A field described once for several paths (easy.count's five counts) sends its later rows to the first.
     for path, _, said, _ in _names_rows(subject):
         assert said, path
+
+
+@pytest.mark.parametrize("subject", SUBJECTS)
+def test_every_row_of_the_names_block_says_which_placeholders_take_it(subject: str) -> None:
+    rows = _names_rows(subject)
+    assert all(kind for _, kind, _, _ in rows)
+    assert [kind for _, kind, _, now in rows if now.startswith("keys: ")] == [
+        guide.NO_PLACEHOLDER for _, _, _, now in rows if now.startswith("keys: ")
+    ]
 
 
 def test_a_field_of_several_paths_is_described_on_its_first_row_and_pointed_to_from_the_others() -> None:
