@@ -2,7 +2,7 @@
 
 A path such as `practice.clip.symmetric.advantage`, a file such as `tests/browser/test_widget_browser.py` or a
 call such as `window.grpoClip.surrogate(rho, A, eps)` is one word to the browser's line breaker. On a phone it
-did not fit a table cell or a line, and the stylesheets' `overflow-wrap` cut it wherever the line ran out:
+did not fit a table cell or a line, and Material's `word-break: break-word` on code cut it wherever the line ran out:
 "practice.clip.symmetric.advant" then "age", read as two words. In inline code (not a code block, which
 scrolls), each run of LONG characters or more without a space gets a `<wbr>` after each separator that is
 followed by a name, so a line ends at a separator and the one before it says the name goes on. A shorter name

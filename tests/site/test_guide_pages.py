@@ -18,7 +18,7 @@ from hooks import checks
 from hooks.engine.guide import guard_message
 from tests.chapter_pipeline import page_markdown, value_span
 from tests.conftest import ROOT
-from tests.site_html import article, code_texts, computed_values, formulas_tex, page_html
+from tests.site_html import article, code_texts, computed_values, formulas_tex, page_html, visible_text
 
 GUIDE = ROOT / "docs" / "guide"
 PAGES = sorted(page.stem for page in GUIDE.glob("*.md"))  # every page of the guide, found, not listed by hand
@@ -35,7 +35,7 @@ def _site_page(name: str) -> str:
 
 def _table_rows(page: str) -> dict[str, str]:
     """For each row of the 'you write | the page shows' tables of a built page: the source, and the cell beside it."""
-    return {html.unescape(source.replace("<wbr>", "")): shown for source, shown in BUILT_ROW.findall(page)}
+    return {visible_text(source): shown for source, shown in BUILT_ROW.findall(page)}
 
 
 # What the placeholders page's rows must show, worked out by hand:
