@@ -5,7 +5,7 @@ The pages are found in the build (tests/site_html.py site_pages), so a new chapt
   impact: Lighthouse's accessibility score is axe's, and the book aims at 100;
 - nothing is written to the console as an error, and no request goes anywhere but the local server;
 - every formula keeps KaTeX's MathML, and that MathML, not the visual HTML, is what a screen reader gets;
-- on a wide screen no name in inline code is cut inside a word (on a phone: tests/browser/test_phone_browser.py).
+- on a wide screen no name in inline code is cut inside a word (on a phone: tests/browser/test_phone_browser.py);
 - a code block that scrolls sideways is in the tab order before Material mounts it (as it comes into view),
   and on a touch screen, where Material gives none a tab stop, none is left a named group without one.
 """
@@ -44,6 +44,15 @@ SCROLLABLES_SETTLED = """() => [...document.querySelectorAll(
     '.md-typeset__scrollwrap, .katex-display, .md-typeset pre > code')]
   .filter(box => box.checkVisibility())
   .every(box => (box.scrollWidth > box.clientWidth + 1) === (box.tabIndex === 0))"""
+
+# The code blocks of a page, each as: does it scroll sideways, its tab stop, its role, has Material mounted it
+# (its copy button's wrapper is in).
+CODE_BLOCKS = """() => [...document.querySelectorAll('.md-typeset pre > code')].map(code => ({
+  scrolls: code.scrollWidth > code.clientWidth + 1,
+  tabindex: code.getAttribute('tabindex'),
+  role: code.getAttribute('role'),
+  mounted: code.parentElement.querySelector('.md-code__nav') !== null,
+}))"""
 
 # For each formula KaTeX wrote: is it shown, does it keep MathML with the TeX, is its HTML hidden from readers.
 FORMULAS = """() => [...document.querySelectorAll('.katex')].map(k => ({
@@ -225,16 +234,6 @@ def test_at_a_phone_width_the_keyboard_scrolls_a_wide_formula(browser: Browser, 
     context.close()
 
 
-# The code blocks of a page, each as: does it scroll sideways, its tab stop, its role, has Material mounted it
-# (its copy button's wrapper is in).
-CODE_BLOCKS = """() => [...document.querySelectorAll('.md-typeset pre > code')].map(code => ({
-  scrolls: code.scrollWidth > code.clientWidth + 1,
-  tabindex: code.getAttribute('tabindex'),
-  role: code.getAttribute('role'),
-  mounted: code.parentElement.querySelector('.md-code__nav') !== null,
-}))"""
-
-
 def test_a_code_block_takes_focus_before_material_mounts_it_in_view(
     browser: Browser, published_site: PublishedSite
 ) -> None:
@@ -252,8 +251,7 @@ def test_a_code_block_takes_focus_before_material_mounts_it_in_view(
     assert all((block["tabindex"] == "0") == block["scrolls"] for block in blocks)
     last = page.locator(".md-typeset pre > code").last
     last.scroll_into_view_if_needed()
-    mounted = "code => code.parentElement.querySelector('.md-code__nav') !== null"
-    page.wait_for_function(mounted, arg=last.element_handle())
+    page.wait_for_function(f"() => ({CODE_BLOCKS})().at(-1).mounted")
     assert page.evaluate(CODE_BLOCKS)[-1]["tabindex"] == blocks[-1]["tabindex"]
     context.close()
 
