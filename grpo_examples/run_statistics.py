@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from grpo_examples.toy_task import ToyTask
-from grpo_examples.training import METHODS, Trace, TrainingConfig, training_run
+from grpo_examples.toy_task import ToyTask, toy_task
+from grpo_examples.training import METHODS, Trace, TrainingConfig, train_seeds
 
 
 def stuck_questions(trace: Trace, task: ToyTask, mass: float = 0.99) -> int:
@@ -71,6 +71,10 @@ class SeedSweep:
 
 @cache
 def seed_sweep(config: TrainingConfig, seeds: int) -> SeedSweep:
-    """training_run with seeds 0..seeds-1 and the rest of config unchanged (cached on both)."""
-    runs = [training_run(replace(config, seed=seed)) for seed in range(seeds)]
-    return SeedSweep(seeds, {m: tuple(run.traces[m].steps_to(config.threshold) for run in runs) for m in METHODS})
+    """training_run with seeds 0..seeds-1 and the rest of config unchanged (cached on both), each method's seeds
+    trained as one batch."""
+    task = toy_task()
+    return SeedSweep(
+        seeds,
+        {m: tuple(t.steps_to(config.threshold) for t in train_seeds(m, config, task, range(seeds))) for m in METHODS},
+    )

@@ -13,11 +13,16 @@ The three methods differ only in A_i:
 One update per sampled batch means pi_theta = pi_theta_old when the gradient is taken: the PPO/GRPO
 ratio is 1 and the clip never binds, so GRPO here is its advantage fed to a plain policy gradient.
 There is no KL term (beta = 0).
+
+Every function below works on arrays with leading axes too: train_seeds runs many seeds as one batch (one
+array operation per step for all of them, not a Python loop per seed), each seed with its own start and its
+own sampling stream, so each seed's trace is the one train gives it alone (tested).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Annotated
 
@@ -78,14 +83,20 @@ def expected_reward(logits: NDArray[np.float64], rewards: NDArray[np.float64]) -
 
 def policy_reward(policy: NDArray[np.float64], rewards: NDArray[np.float64]) -> float:
     """expected_reward for a policy already computed: (1/Q) sum_q sum_c pi_theta(c | q) r[q, c]."""
-    return float((policy * rewards).sum(axis=-1).mean())
+    return float(policy_rewards(policy, rewards))
 
 
-def sample_groups(policy: NDArray[np.float64], group_size: int, rng: np.random.Generator) -> NDArray[np.int64]:
-    """G candidate indices per question, drawn from pi_theta(. | q) by inverting its CDF."""
-    uniforms = rng.random((policy.shape[0], group_size, 1))
-    cdf = np.cumsum(policy, axis=-1)[:, None, :]
-    picks: NDArray[np.int64] = np.minimum((cdf < uniforms).sum(axis=-1), policy.shape[1] - 1)
+def policy_rewards(policy: NDArray[np.float64], rewards: NDArray[np.float64]) -> NDArray[np.float64]:
+    """policy_reward of every policy in a batch (leading axes): (1/Q) sum_q sum_c pi_theta(c | q) r[q, c]."""
+    mean: NDArray[np.float64] = (policy * rewards).sum(axis=-1).mean(axis=-1)
+    return mean
+
+
+def sample_groups(policy: NDArray[np.float64], uniforms: NDArray[np.float64]) -> NDArray[np.int64]:
+    """o_i ~ pi_theta(. | q) for every u_i in uniforms (..., Q, G), drawn from U[0, 1): the first candidate
+    whose cumulative probability reaches u_i (the CDF inverted)."""
+    cdf = np.cumsum(policy, axis=-1)[..., None, :]
+    picks: NDArray[np.int64] = np.minimum((cdf < uniforms[..., None]).sum(axis=-1), policy.shape[-1] - 1)
     return picks
 
 
@@ -93,26 +104,26 @@ def policy_gradient(
     policy: NDArray[np.float64], samples: NDArray[np.int64], advantage: NDArray[np.float64]
 ) -> NDArray[np.float64]:
     """grad_theta[q] = (1/G) sum_i A_i (onehot(o_i) - pi_theta(. | q)), for every question at once."""
-    onehot = np.eye(policy.shape[1])[samples]  # (Q, G, C)
-    gradient: NDArray[np.float64] = np.mean(advantage[..., None] * (onehot - policy[:, None, :]), axis=1)
+    onehot = np.eye(policy.shape[-1])[samples]  # (..., Q, G, C)
+    gradient: NDArray[np.float64] = np.mean(advantage[..., None] * (onehot - policy[..., None, :]), axis=-2)
     return gradient
 
 
 def groups_all_equal(rewards: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """rewards_all_equal for every group (row) at once: max - min <= EQUAL_REWARDS_RTOL * max |r|."""
-    spread = rewards.max(axis=1) - rewards.min(axis=1)
-    equal: NDArray[np.bool_] = spread <= EQUAL_REWARDS_RTOL * np.abs(rewards).max(axis=1)
+    """rewards_all_equal for every group (last axis) at once: max - min <= EQUAL_REWARDS_RTOL * max |r|."""
+    spread = rewards.max(axis=-1) - rewards.min(axis=-1)
+    equal: NDArray[np.bool_] = spread <= EQUAL_REWARDS_RTOL * np.abs(rewards).max(axis=-1)
     return equal
 
 
 def group_advantages(rewards: NDArray[np.float64]) -> NDArray[np.float64]:
-    """GRPO's A_i = (r_i - mu) / sigma for every group (row) at once, population std, 0 for an all-equal group.
+    """GRPO's A_i = (r_i - mu) / sigma for every group (last axis) at once, population std, 0 for an all-equal group.
 
     The same numbers as advantages() row by row (tested), without a Python loop over thousands of groups.
     """
-    equal = groups_all_equal(rewards)[:, None]
-    sigma = np.where(equal, 1.0, rewards.std(axis=1, keepdims=True))
-    scaled: NDArray[np.float64] = np.where(equal, 0.0, (rewards - rewards.mean(axis=1, keepdims=True)) / sigma)
+    equal = groups_all_equal(rewards)[..., None]
+    sigma = np.where(equal, 1.0, rewards.std(axis=-1, keepdims=True))
+    scaled: NDArray[np.float64] = np.where(equal, 0.0, (rewards - rewards.mean(axis=-1, keepdims=True)) / sigma)
     return scaled
 
 
@@ -123,32 +134,40 @@ def initial_logits(config: TrainingConfig, shape: tuple[int, int]) -> NDArray[np
 
 def train(method: str, config: TrainingConfig, task: ToyTask) -> Trace:
     """Run one method for config.steps updates from the shared starting policy."""
+    (trace,) = train_seeds(method, config, task, (config.seed,))
+    return trace
+
+
+def train_seeds(method: str, config: TrainingConfig, task: ToyTask, seeds: Sequence[int]) -> tuple[Trace, ...]:
+    """train for every seed in seeds (the rest of config unchanged), all at once: arrays (seeds, Q, ...)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     questions, _ = task.shape
-    logits = initial_logits(config, task.shape)
-    value = np.zeros(questions)  # V_phi(q), the critic's prediction of the reward, starts knowing nothing
-    rng = np.random.default_rng([config.seed, 1])  # the same sampling stream for every method
+    batch, steps, group_size = len(seeds), config.steps, config.group_size
+    logits = np.stack([initial_logits(replace(config, seed=seed), task.shape) for seed in seeds])  # (seeds, Q, C)
+    value = np.zeros((batch, questions))  # V_phi(q), the critic's prediction of the reward, starts knowing nothing
+    rngs = [np.random.default_rng([seed, 1]) for seed in seeds]  # a seed's sampling stream, the same for every method
     policy = softmax(logits)
-    mean_reward, all_equal, drawn, history = [policy_reward(policy, task.rewards)], [], [], []
-    for _ in range(config.steps):
-        samples = sample_groups(policy, config.group_size, rng)
-        rewards = np.take_along_axis(task.rewards, samples, axis=1)
-        equal_groups = groups_all_equal(rewards)
+    mean_reward, all_equal = np.empty((batch, steps + 1)), np.empty((batch, steps))
+    drawn = np.empty((batch, steps, questions, group_size), np.int64)
+    history = np.empty((batch, steps, questions, group_size))
+    mean_reward[:, 0] = policy_rewards(policy, task.rewards)
+    for step in range(steps):
+        samples = sample_groups(policy, np.stack([rng.random((questions, group_size)) for rng in rngs]))
+        rewards = task.rewards[np.arange(questions)[:, None], samples]  # r_i of every sampled o_i: (seeds, Q, G)
         if method == "grpo":
             advantage = group_advantages(rewards)
         elif method == "critic":
-            advantage = rewards - value[:, None]
-            value += config.critic_learning_rate * advantage.mean(axis=1)  # a gradient step on (r - V)^2 / 2
+            advantage = rewards - value[..., None]
+            value += config.critic_learning_rate * advantage.mean(axis=-1)  # a gradient step on (r - V)^2 / 2
         else:
             advantage = rewards
         logits = logits + config.learning_rate * policy_gradient(policy, samples, advantage)
         policy = softmax(logits)  # pi_theta after the step: its reward now, and the next step's sampler
-        mean_reward.append(policy_reward(policy, task.rewards))
-        all_equal.append(float(equal_groups.mean()))
-        drawn.append(samples)
-        history.append(advantage)
-    return Trace(method, np.array(mean_reward), np.array(all_equal), np.array(drawn), np.array(history), policy)
+        mean_reward[:, step + 1] = policy_rewards(policy, task.rewards)
+        all_equal[:, step] = groups_all_equal(rewards).mean(axis=-1)
+        drawn[:, step], history[:, step] = samples, advantage
+    return tuple(Trace(method, mean_reward[k], all_equal[k], drawn[k], history[k], policy[k]) for k in range(batch))
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from grpo_examples.worked import GroupWorking, work_group
 
 Settings = TrainingConfig  # run.toml holds exactly the run's settings
 
-SWEEP_SEEDS = 20  # seeds 0..19: enough to see whether the chosen run is typical, about a second to train
+SWEEP_SEEDS = 20  # seeds 0..19: enough to see whether the chosen run is typical; trained as one batch per method
 # Histogram bins a quarter of a unit wide and centred on multiples of 0.25, so that REINFORCE's integer
 # advantages sit in the middle of their bars; the range [-3, 3] holds every advantage of the run.
 ADVANTAGE_BIN = 0.25

@@ -20,6 +20,7 @@ from grpo_examples.training import (
     sample_groups,
     softmax,
     train,
+    train_seeds,
     training_run,
 )
 
@@ -57,9 +58,29 @@ def test_expected_reward_by_hand() -> None:
 
 def test_sampling_follows_the_policy() -> None:
     policy = np.array([[0.25, 0.75], [1.0, 0.0]])
-    picks = sample_groups(policy, 20_000, np.random.default_rng(0))
+    picks = sample_groups(policy, np.random.default_rng(0).random((2, 20_000)))
     assert abs(np.mean(picks[0] == 1) - 0.75) < 0.02
     assert np.all(picks[1] == 0)  # a zero-probability response is never sampled
+
+
+def test_sampling_inverts_the_cdf_by_hand() -> None:
+    """pi = (0.2, 0.5, 0.3): the CDF is (0.2, 0.7, 1.0), so u in [0, 0.2] picks 0, (0.2, 0.7] picks 1, the rest 2."""
+    policy = np.array([[0.2, 0.5, 0.3]])
+    uniforms = np.array([[0.0, 0.19, 0.2, 0.21, 0.69, 0.71, 0.999]])
+    assert sample_groups(policy, uniforms).tolist() == [[0, 0, 0, 1, 1, 2, 2]]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_seeds_trained_together_are_each_the_seed_trained_alone(method: str) -> None:
+    """The seed sweep trains its seeds as one batch: each seed keeps its own start and sampling stream, and no
+    number of one seed leaks into another, so each trace is exactly the one train gives that seed alone."""
+    task, seeds = toy_task(), (3, 0, 7)
+    together = train_seeds(method, CONFIG, task, seeds)
+    for seed, trace in zip(seeds, together, strict=True):
+        alone = train(method, dataclasses.replace(CONFIG, seed=seed), task)
+        for field in ("mean_reward", "all_equal", "samples", "advantages", "final_policy"):
+            assert np.array_equal(getattr(trace, field), getattr(alone, field)), (seed, field)
+    assert not np.array_equal(together[0].mean_reward, together[1].mean_reward)  # the seeds differ
 
 
 def test_policy_gradient_by_hand() -> None:
