@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Annotated
 
 import numpy as np
@@ -20,7 +21,6 @@ from grpo_examples.training import (
     METHODS,
     TrainingConfig,
     initial_logits,
-    policy_gradient,
     softmax,
     training_run,
 )
@@ -288,8 +288,17 @@ def build(settings: Settings) -> Run:
     samples = run.traces["grpo"].samples[0, 0]  # every method draws this same first group (same start, same seed)
     rewards = task.rewards[0, samples]
     advantage = {m: run.traces[m].advantages[0, 0] for m in METHODS}
+    working = work_group(rewards.tolist())
+    # policy_gradient's entry for c, regrouped as the chapter reads it: eta/G (the sum of c's own A_i - pi(c | q)
+    # sum_i A_i). GRPO's sum_i A_i = sum_i (r_i - mu) / sigma is 0, summed here from the exact deviations: the
+    # rounded A_i add up to about 1e-17, which would move the logit of a candidate nobody sampled.
+    advantage_sum = {m: float(np.sum(advantage[m])) for m in METHODS}
+    deviations = sum((o.count * o.deviation for o in working.outcomes), Fraction(0))  # sum_i (r_i - mu): 0
+    advantage_sum["grpo"] = float(deviations / working.std) if working.std else 0.0
     deltas = {
-        m: settings.learning_rate * policy_gradient(policy[:1], samples[None, :], advantage[m][None, :])[0]
+        m: settings.learning_rate
+        * (np.bincount(samples, weights=advantage[m], minlength=task.shape[1]) - first * advantage_sum[m])
+        / settings.group_size
         for m in METHODS
     }
     steps_or_never = {m: _never(run.traces[m].steps_to(settings.threshold)) for m in METHODS}
@@ -329,7 +338,7 @@ def build(settings: Settings) -> Run:
                 Sample(i + 1, int(c) + 1, float(r), {m: float(advantage[m][i]) for m in METHODS})
                 for i, (c, r) in enumerate(zip(samples, rewards, strict=True))
             ),
-            working=work_group(rewards.tolist()),
+            working=working,
             learning_rate=settings.learning_rate,
             changes=tuple(
                 Change(c + 1, float(task.rewards[0, c]), float(first[c]), {m: float(deltas[m][c]) for m in METHODS})

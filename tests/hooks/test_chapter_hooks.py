@@ -212,6 +212,15 @@ def test_first_step_shows_the_group_every_method_drew() -> None:
     # the group of G = 8 samples, then the change of each of the question's candidates
     assert len(rows) == run.config.group_size + run.task.shape[1]
     assert "\\mu" in text and "\\sigma" in text
+    # a candidate nobody drew keeps its logit under GRPO, as the sentence after the table says: 0.0, not round-off
+    drawn = {int(c) + 1 for c in run.traces["grpo"].samples[0, 0]}
+    changes = rows[run.config.group_size :]
+    grpo_column = 3  # candidate c, reward, pi_0(c | q), then GRPO's change
+    assert len(drawn) < len(changes)
+    for row in changes:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if int(cells[0]) not in drawn:
+            assert cells[grpo_column] == "0.0", row
 
 
 def test_reward_plot_describes_the_run_in_its_alt_text() -> None:

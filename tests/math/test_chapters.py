@@ -584,18 +584,26 @@ def test_run_first_step_by_hand() -> None:
         grpo = 0.0 if sigma == 0 else (sample.reward - mean) / sigma
         assert sample.advantage["grpo"] == pytest.approx(grpo, abs=1e-12)
         assert sample.advantage["reinforce"] == sample.reward
-    # An update moves each logit by eta x (1/G) sum_i A_i (1[o_i = c] - pi(c)): for GRPO, whose advantages sum
-    # to 0, a candidate nobody drew does not move.
+    # An update moves each logit by eta x (1/G) sum_i A_i (1[o_i = c] - pi(c)) for every method. For GRPO, whose
+    # advantages sum to 0, a candidate nobody drew does not move: exactly 0, which the page prints as 0.0 (a sum
+    # of the rounded A_i leaves about 1e-17, which it would print as ≈ −1.39 × 10⁻¹⁷, under a sentence that says
+    # the logit stays exactly where it was).
     drawn = {sample.candidate for sample in first.samples}
+    assert drawn != {change.candidate for change in first.changes}  # some candidate was not drawn
     for change in first.changes:
-        expected = (
-            first.learning_rate
-            * sum(s.advantage["grpo"] * ((s.candidate == change.candidate) - change.probability) for s in first.samples)
-            / first.G
-        )
-        assert change.delta["grpo"] == pytest.approx(expected, abs=1e-12)
+        for method in ("grpo", "critic", "reinforce"):
+            expected = (
+                first.learning_rate
+                * sum(
+                    s.advantage[method] * ((s.candidate == change.candidate) - change.probability)
+                    for s in first.samples
+                )
+                / first.G
+            )
+            assert change.delta[method] == pytest.approx(expected, abs=1e-12)
         if change.candidate not in drawn:
-            assert change.delta["grpo"] == pytest.approx(0.0, abs=1e-12)
+            assert change.delta["grpo"] == 0.0
+            assert change.delta["reinforce"] < 0  # rewards as advantages pull every undrawn candidate down
 
 
 # ---------------------------------------------------------------- verifier, by hand
