@@ -78,16 +78,12 @@ def softmax(logits: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def expected_reward(logits: NDArray[np.float64], rewards: NDArray[np.float64]) -> float:
     """(1/Q) sum_q sum_c pi_theta(c | q) r[q, c]: the mean reward the policy would get, exactly."""
-    return policy_reward(softmax(logits), rewards)
+    return float(policy_reward(softmax(logits), rewards))
 
 
-def policy_reward(policy: NDArray[np.float64], rewards: NDArray[np.float64]) -> float:
-    """expected_reward for a policy already computed: (1/Q) sum_q sum_c pi_theta(c | q) r[q, c]."""
-    return float(policy_rewards(policy, rewards))
-
-
-def policy_rewards(policy: NDArray[np.float64], rewards: NDArray[np.float64]) -> NDArray[np.float64]:
-    """policy_reward of every policy in a batch (leading axes): (1/Q) sum_q sum_c pi_theta(c | q) r[q, c]."""
+def policy_reward(policy: NDArray[np.float64], rewards: NDArray[np.float64]) -> NDArray[np.float64]:
+    """expected_reward for a policy already computed (one per policy of a batch, on leading axes):
+    (1/Q) sum_q sum_c pi_theta(c | q) r[q, c]."""
     mean: NDArray[np.float64] = (policy * rewards).sum(axis=-1).mean(axis=-1)
     return mean
 
@@ -151,7 +147,7 @@ def train_seeds(method: str, config: TrainingConfig, task: ToyTask, seeds: Seque
     mean_reward, all_equal = np.empty((batch, steps + 1)), np.empty((batch, steps))
     drawn = np.empty((batch, steps, questions, group_size), np.int64)
     history = np.empty((batch, steps, questions, group_size))
-    mean_reward[:, 0] = policy_rewards(policy, task.rewards)
+    mean_reward[:, 0] = policy_reward(policy, task.rewards)
     for step in range(steps):
         samples = sample_groups(policy, np.stack([rng.random((questions, group_size)) for rng in rngs]))
         rewards = task.rewards[np.arange(questions)[:, None], samples]  # r_i of every sampled o_i: (seeds, Q, G)
@@ -164,7 +160,7 @@ def train_seeds(method: str, config: TrainingConfig, task: ToyTask, seeds: Seque
             advantage = rewards
         logits = logits + config.learning_rate * policy_gradient(policy, samples, advantage)
         policy = softmax(logits)  # pi_theta after the step: its reward now, and the next step's sampler
-        mean_reward[:, step + 1] = policy_rewards(policy, task.rewards)
+        mean_reward[:, step + 1] = policy_reward(policy, task.rewards)
         all_equal[:, step] = groups_all_equal(rewards).mean(axis=-1)
         drawn[:, step], history[:, step] = samples, advantage
     return tuple(Trace(method, mean_reward[k], all_equal[k], drawn[k], history[k], policy[k]) for k in range(batch))
