@@ -84,6 +84,7 @@ def _check_itself() -> None:
     raise PluginError(f"{where} changed: MkDocs loads it once, when it starts; restart `make serve` to use it")
 
 
+@event_priority(50)  # before Material's search plugin makes its Jinja environment: events.py sets how one is made
 def on_config(config: Any) -> Any:
     _check_itself()
     return _events(reload=True).on_config(config)

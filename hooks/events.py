@@ -38,6 +38,7 @@ from hooks.site import (
     provenance,
     stylesheets,
     tables,
+    theme_env,
     theme_files,
     watcher,
 )
@@ -99,8 +100,10 @@ def _katex(config: MkDocsConfig) -> KatexRenderer:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Render `$`...`$` and ```math with our KaTeX, and link the stylesheet of that same KaTeX; link the
     book's own stylesheets as one file, with Material's table rules retargeted for tables wrapped at build
-    time (hooks/site/tables.py)."""
+    time (hooks/site/tables.py). Every Jinja environment of the build lists the theme's files without
+    Material's icons, which no build copies (hooks/site/theme_env.py)."""
     global _math_on, _sources_date, _stylesheet, _font_rules
+    theme_env.use(config.theme, incremental.templates(_kept) if _incremental else None)
     try:
         _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)
     except build_date.BuildDateError as error:
@@ -273,7 +276,6 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
         _overlay = error_overlay.overlay(_report)
     if _incremental:
         _rebuild_all_if_shown_everywhere(files)
-        env.bytecode_cache = incremental.templates(_kept)
     return env
 
 

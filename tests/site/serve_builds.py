@@ -5,8 +5,9 @@
 mkdocs serve (mkdocs/commands/serve.py, 1.6) loads the config, calls on_startup once, builds, and on every
 change loads the config again and builds into the same folder; `--dirty` (which `make serve` passes) makes
 each of those a dirty build. This process does the same: the first build at once, then one build for each
-line read on stdin, printing a line after each ("built" and the pages the book rebuilt). `clean` makes the
-first build only, as a fresh `mkdocs serve` without --dirty would: the reference the dirty builds must match.
+line read on stdin, printing a line after each ("built": the pages the book rebuilt; "compiled": how many
+templates Jinja compiled from their source). `clean` makes the first build only, as a fresh `mkdocs serve`
+without --dirty would: the reference the dirty builds must match.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from typing import Any
 
+import jinja2
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
@@ -35,10 +38,24 @@ class Rebuilt(logging.Handler):
             self.lines.append(message)
 
 
+class Compiled:
+    """Counts the templates Jinja compiles from source (a template found in a bytecode cache is not compiled)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        compile_source = jinja2.Environment.compile
+
+        def counted(env: jinja2.Environment, *args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return compile_source(env, *args, **kwargs)
+
+        jinja2.Environment.compile = counted  # type: ignore[assignment,method-assign]
+
+
 def main() -> None:
     project, site, mode = sys.argv[1], sys.argv[2], sys.argv[3]
     dirty = mode == "dirty"
-    rebuilt = Rebuilt()
+    rebuilt, compiled = Rebuilt(), Compiled()
     logging.getLogger("mkdocs").addHandler(rebuilt)
     logging.getLogger("mkdocs").setLevel(logging.INFO)
 
@@ -51,11 +68,12 @@ def main() -> None:
     config.plugins.on_startup(command="serve", dirty=dirty)
     try:
         build(get_config(), serve_url=SERVE_URL, dirty=dirty)
-        print(json.dumps({"built": rebuilt.lines}), flush=True)
+        print(json.dumps({"built": rebuilt.lines, "compiled": compiled.count}), flush=True)
         for _ in sys.stdin if dirty else ():
             rebuilt.lines.clear()
+            compiled.count = 0
             build(get_config(), serve_url=SERVE_URL, dirty=True)
-            print(json.dumps({"built": rebuilt.lines}), flush=True)
+            print(json.dumps({"built": rebuilt.lines, "compiled": compiled.count}), flush=True)
     finally:
         config.plugins.on_shutdown()
 

@@ -40,6 +40,7 @@ class Serving:
             stderr=subprocess.PIPE,
             text=True,
         )
+        self.compiled = 0  # the templates the last build compiled from source
         self.first = self._answer()
 
     def _answer(self) -> list[str]:
@@ -48,7 +49,9 @@ class Serving:
         if not line:
             assert self.process.stderr is not None
             raise AssertionError(f"the serving process ended:\n{self.process.stderr.read()[-4000:]}")
-        built: list[str] = json.loads(line)["built"]
+        answer = json.loads(line)
+        self.compiled = answer["compiled"]
+        built: list[str] = answer["built"]
         return built
 
     def rebuild(self) -> list[str]:
@@ -178,9 +181,13 @@ def test_after_any_edits_the_served_site_is_a_clean_build(
 def test_an_edit_rebuilds_only_the_pages_it_changes(serving: tuple[Path, Serving]) -> None:
     project, server = serving
     assert server.first == ["grpo: building all 14 pages"]
+    assert server.compiled > 0
     with (project / "docs" / "grpo.md").open("a", encoding="utf-8") as page:
         page.write("\nedited\n")
     assert server.rebuild() == ["grpo: rebuilding 1 of 14 pages: grpo.md"]
+    # Every Jinja environment of a rebuild (MkDocs' own, and the search plugin's, which reads Material's language
+    # file at every build) takes the theme's templates as the first build compiled them (hooks/site/theme_env.py).
+    assert server.compiled == 0
     code_comment(project, 0)  # the models draw the same numbers: no page changes
     assert server.rebuild() == ["grpo: rebuilding 0 of 14 pages: none"]
     data_title(project, 0)  # the pages that name the easy group, not the others
