@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import grpo_examples as gx
 from hooks.chapters.groups import mean_tex, std_tex
-from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, short, svg, table
+from hooks.engine.contract import Blocks, Markdown, count_words, decimal, join, md, prose, short, svg, table
 
 METHOD_LABELS = {"grpo": "GRPO", "critic": "learned critic", "reinforce": "REINFORCE, no baseline"}
 METHOD_STYLES = {"grpo": 1, "critic": 2, "reinforce": 3}
@@ -182,7 +182,7 @@ def first_step(run: gx.Run) -> Markdown:
             f"GRPO's statistics for this group: $`{mean_tex(step.working)}`$ and $`{std_tex(step.working)}`$. "
             "The critic's prediction starts at 0, so on this first step its advantages equal the rewards."
         ),
-        md("Each method then adds η × gradient to the question's logits (η = {}):", short(step.learning_rate)),
+        md("Each method then adds η × gradient to the question's logits (η = {}):", prose(step.learning_rate)),
         table(change_header, change_rows),
     ]
     return join("\n\n", parts)

@@ -221,6 +221,8 @@ def test_first_step_shows_the_group_every_method_drew() -> None:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         if int(cells[0]) not in drawn:
             assert cells[grpo_column] == "0.0", row
+    # the learning rate as the chapter's table of symbols shows it (run.toml: learning_rate = 2.0), not as a count
+    assert "(η = 2.0):" in text
 
 
 def test_reward_plot_describes_the_run_in_its_alt_text() -> None:
