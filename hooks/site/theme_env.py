@@ -40,7 +40,7 @@ class _Loader(jinja2.FileSystemLoader):
 def use(theme: Any, compiled: jinja2.BytecodeCache | None = None) -> None:
     """Every Jinja environment this build makes from the theme (config.theme) lists its files with the loader
     above, and uses compiled (under `make serve`) for its compiled templates."""
-    make: Callable[[], jinja2.Environment] = type(theme).get_env.__get__(theme)
+    make: Callable[[], jinja2.Environment] = type(theme).get_env.__get__(theme)  # MkDocs' own, if use() ran before
 
     def get_env() -> jinja2.Environment:
         env = make()
