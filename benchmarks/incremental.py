@@ -15,13 +15,13 @@ book's own log line says how many pages each edit rebuilt.
 from __future__ import annotations
 
 import re
-import subprocess
 import time
 from pathlib import Path
 
-from benchmarks.common import PYTHON, Timing, environment, fresh_clone
-from benchmarks.serve_rebuild import free_port, page_text
+from benchmarks.common import Timing, environment, fresh_clone
+from benchmarks.serve_rebuild import page_text
 from benchmarks.synthetic import make_book
+from scripts.mkdocs_serve import serving
 
 LIVE_RELOAD = re.compile(r"<script>\s*var livereload.*?</script>", re.DOTALL)
 REBUILT = re.compile(r"grpo: (?:rebuilding (\d+) of (\d+) pages|building all (\d+) pages)")
@@ -66,36 +66,29 @@ EDITS = {"chapter": (_edit_chapter, "grpo/"), "data": (_edit_data, "ppo/"), "cod
 
 
 def _serve(project: Path, repeats: int) -> dict[str, object]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/"
     log_path = project / "serve.log"
-    command = [PYTHON, "-m", "mkdocs", "serve", "--livereload", "--dirty", "--dev-addr", f"127.0.0.1:{port}"]
-    with log_path.open("w", encoding="utf-8") as log:
-        server = subprocess.Popen(command, cwd=project, env=environment(None), stdout=log, stderr=subprocess.STDOUT)
     originals: dict[Path, str] = {}
     results: dict[str, object] = {}
-    try:
-        _wait_for_change(url + "grpo/", "", timeout=300)  # the first build
-        time.sleep(1)
-        for kind, (edit, page) in EDITS.items():
-            seconds, rebuilt = [], []
-            for index in range(repeats):
-                before = _page(url + page)
-                path, text = edit(project, index)
-                originals.setdefault(path, path.read_text(encoding="utf-8"))
-                lines_before = len(log_path.read_text(encoding="utf-8").splitlines())
+    with serving(project, log_path, environment(None), timeout=300) as url:  # waits out the first build
+        try:
+            time.sleep(1)
+            for kind, (edit, page) in EDITS.items():
+                seconds, rebuilt = [], []
+                for index in range(repeats):
+                    before = _page(url + page)
+                    path, text = edit(project, index)
+                    originals.setdefault(path, path.read_text(encoding="utf-8"))
+                    lines_before = len(log_path.read_text(encoding="utf-8").splitlines())
+                    path.write_text(text, encoding="utf-8")
+                    seconds.append(_wait_for_change(url + page, before))
+                    time.sleep(1)  # the build has ended and its log line is written; the watcher settles
+                    new_lines = log_path.read_text(encoding="utf-8").splitlines()[lines_before:]
+                    counts = [match.groups() for line in new_lines if (match := REBUILT.search(line))]
+                    rebuilt.append(sum(int(n or everything) for n, _, everything in counts))
+                results[kind] = {"served": Timing(seconds).to_json(), "pages_rebuilt": rebuilt, "page": page}
+        finally:
+            for path, text in originals.items():
                 path.write_text(text, encoding="utf-8")
-                seconds.append(_wait_for_change(url + page, before))
-                time.sleep(1)  # the build has ended and its log line is written; the watcher settles
-                new_lines = log_path.read_text(encoding="utf-8").splitlines()[lines_before:]
-                counts = [match.groups() for line in new_lines if (match := REBUILT.search(line))]
-                rebuilt.append(sum(int(n or everything) for n, _, everything in counts))
-            results[kind] = {"served": Timing(seconds).to_json(), "pages_rebuilt": rebuilt, "page": page}
-    finally:
-        for path, text in originals.items():
-            path.write_text(text, encoding="utf-8")
-        server.terminate()
-        server.wait(timeout=30)
     return results
 
 

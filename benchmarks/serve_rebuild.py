@@ -13,7 +13,6 @@ Two measurements:
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import time
 import urllib.request
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from benchmarks.common import MATH_OFF, PYTHON, Timing, environment
 from benchmarks.rebuild_worker import edit_word
+from scripts.mkdocs_serve import serving
 
 WORKER = Path(__file__).with_name("rebuild_worker.py")
 
@@ -38,12 +38,6 @@ def in_process(project: Path, repeats: int, extra_env: dict[str, str] | None) ->
     if result.returncode != 0:
         raise RuntimeError(f"rebuild worker failed:\n{result.stderr[-3000:]}")
     return Timing([float(s) for s in json.loads(result.stdout.strip().splitlines()[-1])["seconds"]])
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def page_text(url: str) -> str:
@@ -67,28 +61,22 @@ def _wait_for(url: str, text: str, timeout: float) -> float:
 
 def real_serve(project: Path, repeats: int, extra_env: dict[str, str] | None) -> Timing:
     chapter = edited_chapter(project)
-    port = free_port()
     page = chapter.relative_to(project / "docs").with_suffix("")
     path = (page.parent if page.name == "index" else page).as_posix().removeprefix(".")
-    url = f"http://127.0.0.1:{port}/" + (path + "/" if path else "")
-    command = [PYTHON, "-m", "mkdocs", "serve", "--livereload", "--dev-addr", f"127.0.0.1:{port}"]
-    server = subprocess.Popen(
-        command, cwd=project, env=environment(extra_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    path = path + "/" if path else ""
     original = chapter.read_text(encoding="utf-8")
     seconds = []
-    try:
-        _wait_for(url, "</html>", timeout=120)  # the first build
-        time.sleep(1)
-        for index in range(repeats):
-            word = edit_word(index)
-            chapter.write_text(original + f"\n{word}\n", encoding="utf-8")
-            seconds.append(_wait_for(url, f"<p>{word}</p>", timeout=120))
-            time.sleep(1)  # let the watcher settle before the next edit
-    finally:
-        chapter.write_text(original, encoding="utf-8")
-        server.terminate()
-        server.wait(timeout=30)
+    log = project / "serve.log"
+    with serving(project, log, environment(extra_env), dirty=False, ready=path, timeout=120) as url:
+        try:
+            time.sleep(1)
+            for index in range(repeats):
+                word = edit_word(index)
+                chapter.write_text(original + f"\n{word}\n", encoding="utf-8")
+                seconds.append(_wait_for(url + path, f"<p>{word}</p>", timeout=120))
+                time.sleep(1)  # let the watcher settle before the next edit
+        finally:
+            chapter.write_text(original, encoding="utf-8")
     return Timing(seconds)
 
 

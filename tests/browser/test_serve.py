@@ -3,14 +3,9 @@ browser on the next reload, which the browser does by itself, without restarting
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,42 +13,21 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from scripts.mkdocs_serve import serving
 from tests.conftest import copy_project
 
 pytestmark = pytest.mark.slow
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def serving(project: Path, log_path: Path) -> Iterator[str]:
-    """`mkdocs serve` of the project, as `make serve` runs it, until the block ends; its address."""
-    port = free_port()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": f"http://127.0.0.1:{port}/"}
-    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty", "-a", f"127.0.0.1:{port}"]
-    log = log_path.open("w")
-    server = subprocess.Popen(command, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(url + "grpo/", timeout=2).close()
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(log_path.read_text()) from None
-            time.sleep(0.2)
-    try:
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        log.close()
+def test_stopping_the_server_leaves_no_copy_of_the_site(tmp_path: Path) -> None:
+    # MkDocs builds the site it serves in the system's temporary folder, and removes it when stopped as an author
+    # stops it, with Ctrl-C (scripts/mkdocs_serve.py stops it so); stopped with SIGTERM, each run left it there.
+    project, temporary = copy_project(tmp_path / "book"), tmp_path / "tmp"
+    temporary.mkdir()
+    with serving(project, tmp_path / "serve.log", {**os.environ, "TMPDIR": str(temporary)}):
+        assert len(list(temporary.glob("mkdocs_*/index.html"))) == 1  # the site, while it is served
+    assert list(temporary.glob("mkdocs_*")) == []
+    assert "Shutting down..." in (tmp_path / "serve.log").read_text()
 
 
 @pytest.fixture
