@@ -31,7 +31,8 @@ build: $(VENV)/.installed node_modules/.installed browser epubcheck
 	BOOK_FILES=1 $(VENV)/bin/mkdocs build --strict
 	$(PYTHON) -m scripts.books site
 
-## Screenshots of the built site (light, dark, desktop, phone) into screenshots/: `make screenshots PAGES="grpo"`.
+## Screenshots of the built site (light, dark, desktop, phone) into screenshots/: `make screenshots PAGES="grpo"`;
+## every page by default but the whole book on one page, which is shot when named (`PAGES=print`).
 screenshots: build browser
 	$(PYTHON) -m scripts.screenshots $(PAGES)
 

@@ -1,8 +1,10 @@
 """Screenshots of the built book, for looking at what a change did: `make screenshots`.
 
 Every page (or the pages named on the command line, e.g. `grpo training-run`) in light and dark
-palettes, at desktop and phone width, full length in slices, into screenshots/ (git ignores it). It serves
-site/ on 127.0.0.1 and drives the same Chromium as the browser tests.
+palettes, at desktop and phone width, full length in slices, into screenshots/ (git ignores it), once all of
+it is in the page (scripts/page_ready.py). It serves site/ on 127.0.0.1 and drives the same Chromium as the
+browser tests. The whole-book page (print/) is shot only when named: it is every other page again, some
+50 slices at desktop width and 2 s a slice here.
 """
 
 from __future__ import annotations
@@ -16,23 +18,31 @@ from playwright.sync_api import FloatRect, Page, sync_playwright
 
 from scripts.ensure_browser import HOW_TO_INSTALL, find_chromium
 from scripts.local_server import serve
+from scripts.page_ready import wait_until_whole
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 WIDTHS = {"desktop": 1280, "phone": 360}
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 SLICE = 1800
+WHOLE_BOOK = "print"
 
 
 def pages(site: Path) -> list[str]:
-    """Every page of the site as its URL path ('' for the home page), 404 excluded."""
+    """Every page of the site as its URL path ('' for the home page), 404 and the whole-book page excluded."""
     found = sorted(p.parent.relative_to(site).as_posix() for p in site.rglob("index.html"))
-    return ["" if page == "." else page for page in found if not page.startswith("assets")]
+    return ["" if page == "." else page for page in found if not page.startswith("assets") and page != WHOLE_BOOK]
 
 
-def _slices(page: Page, stem: Path, width: int) -> list[Path]:
-    """The whole page in pieces at most SLICE pixels tall: a tall PNG is hard to look at in one piece."""
+def shoot(page: Page, url: str, stem: Path, width: int) -> list[Path]:
+    """The page at url, whole (scripts/page_ready.py: the whole-book page's later chapters and the blocks below the
+    first screen come after its load), in pieces at most SLICE pixels tall: a tall PNG is hard to look at whole."""
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    wait_until_whole(page)
     height = int(page.evaluate("document.documentElement.scrollHeight"))
+    for earlier in stem.parent.glob(f"{stem.name}-*.png"):  # a longer page's last run: its slices past the end
+        earlier.unlink()
     shots = []
     for index, top in enumerate(range(0, height, SLICE), start=1):
         shot = stem.with_name(f"{stem.name}-{index}.png")
@@ -57,6 +67,8 @@ def main() -> int:
         return 1
     args.out.mkdir(exist_ok=True)
     wanted = [p.strip("/") for p in args.pages] or pages(args.site)
+    if not args.pages:
+        print(f"the whole-book page is left out: `make screenshots PAGES={WHOLE_BOOK}` shoots it", file=sys.stderr)
     with serve(args.site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         for scheme in SCHEMES:
@@ -64,10 +76,9 @@ def main() -> int:
                 context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
                 page = context.new_page()
                 for path in wanted:
-                    page.goto(base + (path + "/" if path else ""))
-                    page.wait_for_load_state("networkidle")
                     name = (path or "home").replace("/", "_")
-                    for shot in _slices(page, args.out / f"{name}-{scheme}-{width_name}", width):
+                    url = base + (path + "/" if path else "")
+                    for shot in shoot(page, url, args.out / f"{name}-{scheme}-{width_name}", width):
                         print(shot.relative_to(ROOT) if shot.is_relative_to(ROOT) else shot)
                 context.close()
         browser.close()

@@ -23,8 +23,8 @@ from playwright.sync_api import Page
 from pypdf import PdfReader
 from pypdf.generic import Destination
 
-# Waits for docs/assets/javascripts/whole-book.js to have moved every chapter into the page.
-FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
+from scripts.page_ready import FILLED_IN
+
 MAX_PRINTS = 3
 
 

@@ -69,15 +69,6 @@ def page(browser: Browser) -> Iterator[WatchedPage]:
     context.close()
 
 
-# True once no part of the page is still being filled in: the whole book's chapters come in after load
-# (docs/assets/javascripts/whole-book.js), each in a section marked busy until it is whole.
-FILLED_IN = "() => document.querySelector('[aria-busy=\"true\"]') === null"
-
-# True once every block of the page is laid out: below the first screen the browser lays a block out only near
-# the screen, until overrides/partials/later-layout.html does, a few a frame, once the page is parsed.
-LAID_OUT = "() => document.querySelector('.md-content__inner > :not([data-grpo-laid-out])') === null"
-
-
 def page_top(element: Locator) -> float:
     """Where element starts, in CSS pixels from the top of the page (not of the window, which scrolls)."""
     return float(element.evaluate("e => e.getBoundingClientRect().top + scrollY"))

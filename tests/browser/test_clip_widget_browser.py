@@ -17,7 +17,8 @@ from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
 from hooks.engine.widget import script_json
-from tests.browser.conftest import LAID_OUT, WatchedPage, assert_marked_invalid, page_top, watch
+from scripts.page_ready import LAID_OUT
+from tests.browser.conftest import WatchedPage, assert_marked_invalid, page_top, watch
 from tests.conftest import Server
 
 SURROGATE = "cases => cases.map(([rho, A, eps]) => window.grpoClip.surrogate(rho, A, eps))"

@@ -21,8 +21,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from scripts.page_ready import LAID_OUT, wait_until_whole
 from tests.axe import AXE, COLOUR_RULES, run_axe
-from tests.browser.conftest import CODE_PARTED, FILLED_IN, LAID_OUT, watch
+from tests.browser.conftest import CODE_PARTED, watch
 from tests.conftest import PublishedSite
 from tests.site_html import site_pages
 
@@ -101,8 +102,7 @@ def visits(browser: Browser, published_site: PublishedSite) -> Iterator[dict[tup
             watched.requests.clear()
             watched.console_errors.clear()
             watched.page.goto(published_site.url + path)
-            watched.page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in
-            watched.page.wait_for_function(LAID_OUT)  # axe, the formulas and the scroll boxes need every block
+            wait_until_whole(watched.page)  # axe, the formulas and the scroll boxes need every block
             with contextlib.suppress(PlaywrightTimeoutError):  # if it never settles, axe says which box is wrong
                 watched.page.wait_for_function(SCROLLABLES_SETTLED, timeout=10_000)
             scheme = watched.page.evaluate("() => document.body.dataset.mdColorScheme")
@@ -176,8 +176,7 @@ def test_the_search_dialog_with_its_results_passes_axe(browser: Browser, publish
     page = context.new_page()
     page.goto(published_site.url + "grpo/")
     # The page behind the dialog as the other axe runs see it: filled in, laid out, its scroll boxes focusable.
-    page.wait_for_function(FILLED_IN)
-    page.wait_for_function(LAID_OUT)
+    wait_until_whole(page)
     page.wait_for_function(SCROLLABLES_SETTLED)
     # Every animation ten times slower, as on a busy machine: the overlay's fade lasts 2.5 s, so the test shows
     # that it waits for the fade to end and not for a lucky moment (it failed so before that wait).

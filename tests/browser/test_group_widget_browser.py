@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import grpo_examples as gx
-from tests.browser.conftest import LAID_OUT, WatchedPage
+from scripts.page_ready import LAID_OUT
+from tests.browser.conftest import WatchedPage
 from tests.conftest import Server
 
 FIGURE = 'figure.grpo-widget[data-widget-kind="group"]'

@@ -17,7 +17,8 @@ import pytest
 from playwright.sync_api import Dialog
 
 from scripts.local_server import serve
-from tests.browser.conftest import LAID_OUT, WatchedPage
+from scripts.page_ready import LAID_OUT
+from tests.browser.conftest import WatchedPage
 from tests.conftest import Server, add_pages, copy_project, mkdocs_build
 
 HOSTILE_TITLE = "a hostile <i>title</i>"

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, BrowserContext, Route
 
 from hooks.site.katex import STYLESHEET
 from hooks.site.katex_fonts import font_rules, fonts_used
-from tests.browser.conftest import FILLED_IN, LAID_OUT
+from scripts.page_ready import wait_until_whole
 from tests.conftest import PublishedSite
 from tests.site_html import KATEX_FONT_PRELOAD, KATEX_MAIN, KATEX_MATH, preloaded_fonts, site_pages
 
@@ -35,8 +35,7 @@ def _fonts_asked_for(context: BrowserContext, url: str) -> list[str]:
     page.on("requestfailed", lambda r: unloaded.append(r.url) if r.resource_type == "font" else None)
     page.on("response", lambda r: unloaded.append(r.url) if r.request.resource_type == "font" and not r.ok else None)
     page.goto(url, wait_until="load")
-    page.wait_for_function(FILLED_IN)  # the whole book's later chapters are in the page
-    page.wait_for_function(LAID_OUT)  # a block is laid out, and asks for its fonts, near the screen or after
+    wait_until_whole(page)  # a block is laid out, and asks for its fonts, near the screen or after
     page.evaluate(LAID_OUT_AND_FONTS_LOADED)
     page.close()
     assert not unloaded, f"{url}: fonts not served: {unloaded}"

@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
-from tests.browser.conftest import LAID_OUT, WatchedPage, assert_marked_invalid, page_top, watch
+from scripts.page_ready import LAID_OUT
+from tests.browser.conftest import WatchedPage, assert_marked_invalid, page_top, watch
 from tests.conftest import Server
 
 URL = "grpo-in-practice/"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.browser.conftest import LAID_OUT
+from scripts.page_ready import LAID_OUT
 from tests.conftest import PublishedSite
 from tests.site_html import article, page_html
 

@@ -16,7 +16,8 @@ from typing import Any, Literal
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import CODE_PARTED, FILLED_IN, LAID_OUT
+from scripts.page_ready import FILLED_IN, wait_until_whole
+from tests.browser.conftest import CODE_PARTED
 from tests.conftest import Server
 from tests.site_html import site_pages
 
@@ -88,8 +89,7 @@ def seen(browser: Browser, built_site: Path, site_server: Server) -> Iterator[di
             page = context.new_page()
             for path in pages:
                 page.goto(site_server.url + path)
-                page.wait_for_function(FILLED_IN)
-                page.wait_for_function(LAID_OUT)
+                wait_until_whole(page)
                 measured = page.evaluate(MEASURE)
                 found[(width, palette, path)] = Seen(**measured)
             context.close()

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route
 
-from tests.browser.conftest import FILLED_IN, watch
+from scripts.page_ready import FILLED_IN
+from tests.browser.conftest import watch
 from tests.conftest import PublishedSite, Server
 from tests.site_html import article, page_html
 

@@ -17,7 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import grpo_examples as gx
-from tests.browser.conftest import LAID_OUT, WatchedPage, watch
+from scripts.page_ready import LAID_OUT
+from tests.browser.conftest import WatchedPage, watch
 from tests.conftest import ROOT, Server
 
 ORACLE = json.loads((ROOT / "tests" / "data" / "advantage-vectors.json").read_text())["groups"]

@@ -21,8 +21,9 @@ from playwright.sync_api import Browser, Page, Route, expect
 import grpo_examples as gx
 from hooks.chapters.groups import widget_data
 from hooks.engine.widget import script_json
+from scripts.page_ready import LAID_OUT
 from tests.axe import run_axe
-from tests.browser.conftest import LAID_OUT, WatchedPage
+from tests.browser.conftest import WatchedPage
 from tests.conftest import Server
 from tests.site_html import site_pages
 
