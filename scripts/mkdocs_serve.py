@@ -7,6 +7,9 @@ and the rebuild benchmarks drive.
 The server is stopped as an author stops it, with Ctrl-C (SIGINT): MkDocs then removes the temporary folder it
 builds the site into (mkdocs 1.6.1, `mkdocs/commands/serve.py`, the `finally` around `server.serve`). SIGTERM
 ends Python before that `finally` runs, and left a copy of the site in the system's temporary folder at every stop.
+A process started in the background by a shell without job control (as a CI runner may start the tests) ignores
+SIGINT, and so would every process it starts, Python included: the server is started with Ctrl-C's handler put
+back, so that it stops the same way wherever the tests run.
 """
 
 from __future__ import annotations
@@ -21,6 +24,12 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+
+# `python -m mkdocs`, with SIGINT raising KeyboardInterrupt even if this process was started ignoring it.
+_MKDOCS_WITH_CTRL_C = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('mkdocs', run_name='__main__', alter_sys=True)"
+)
 
 
 def _free_port() -> int:
@@ -44,7 +53,7 @@ def serving(
     env: the server's environment (this process's by default); dirty=False runs serve without --dirty."""
     port = _free_port()
     address = f"http://127.0.0.1:{port}/"
-    command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", *(["--dirty"] if dirty else [])]
+    command = [sys.executable, "-c", _MKDOCS_WITH_CTRL_C, "serve", "--livereload", *(["--dirty"] if dirty else [])]
     command += ["--dev-addr", f"127.0.0.1:{port}"]
     environment = {**(os.environ if env is None else env), "NO_MKDOCS_2_WARNING": "1", "SITE_URL": address}
     with log_path.open("w", encoding="utf-8") as log:
