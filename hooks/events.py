@@ -60,6 +60,8 @@ _pending: dict[str, incremental.PageRecord] = {}  # this build's pages as read, 
 _written: set[str] = set()  # the pages this build wrote
 _order: list[tuple[str, str]] = []  # (src_uri, url) of every page, in the order MkDocs builds them
 _planned: dict[str, tuple[str, checks.Checked, Report]] = {}  # pages on_nav expanded: Markdown, result, problems
+_whole_book: list[bytes] = []  # the print page's book, made in on_page_context; on_post_build writes it into the page
+_print_page: tuple[str, str] | None = None  # the print page as the template made it, and where it is written
 _unsearched: dict[str, str] = {}  # each page's HTML while the search plugin reads it with formulas as text
 _SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")  # as the search plugin removes them
 log = get_plugin_logger("grpo")
@@ -83,8 +85,8 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
 
 def on_pre_build(config: MkDocsConfig) -> None:
     """A build starts with no problems: under `mkdocs serve` each save builds again, and finds them again."""
-    global _report, _overlay
-    _report, _overlay = Report(), ""
+    global _report, _overlay, _whole_book, _print_page
+    _report, _overlay, _whole_book, _print_page = Report(), "", [], None
     _pending.clear()
     _written.clear()
     _planned.clear()
@@ -293,8 +295,13 @@ def _rebuild_all_if_shown_everywhere(files: Files) -> None:
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    """Under `mkdocs serve` with problems standing, the page carries the overlay that lists them."""
-    return error_overlay.inject(output, _overlay) if _overlay else output
+    """Under `mkdocs serve` with problems standing, the page carries the overlay that lists them. The print page
+    is kept for on_post_build, which writes it with the book in it (hooks/site/print_book.py)."""
+    global _print_page
+    output = error_overlay.inject(output, _overlay) if _overlay else output
+    if print_book.is_print_page(page):
+        _print_page = (output, page.file.abs_dest_path)
+    return output
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -327,8 +334,10 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
     # material/plugins/search/plugin.py, on_page_context): the page given back loses them too.
     page.content = _SEARCH_ATTRIBUTE.sub("", _unsearched.pop(page.file.src_uri))
     chapters = [page.content or ""]
+    global _whole_book
     if print_book.is_print_page(page):
-        page.content = print_book.whole_book(nav, config.site_name)
+        page.content = print_book.page_content(config.site_name)
+        _whole_book = print_book.whole_book(nav)
         chapters = [p.content for p in nav.pages if p.content is not None and not print_book.is_print_page(p)]
     if _math_on and _font_rules is not None:
         fonts = katex_fonts.fonts_to_preload(chapters, *_font_rules)
@@ -350,8 +359,15 @@ def _search_index(config: MkDocsConfig) -> Any:
 
 
 def on_post_build(config: MkDocsConfig) -> None:
-    """Keep the formulas rendered in this build for the next process (hooks/site/katex_cache.py); a cache that
-    cannot be written is a warning (the site is whole; `mkdocs build --strict` stops on it)."""
+    """Write the whole-book page; keep the formulas rendered in this build for the next process
+    (hooks/site/katex_cache.py); a cache that cannot be written is a warning (the site is whole; `mkdocs build
+    --strict` stops on it)."""
+    if _print_page is not None:
+        output, path = _print_page
+        try:
+            print_book.write(output, _whole_book, path)
+        except print_book.PrintPageError as error:
+            raise PluginError(str(error)) from None
     if (problem := checks.save()) is not None:
         log.warning(problem)
     if _incremental:

@@ -15,6 +15,13 @@ has loaded, and all at once before printing or a jump into a later chapter. The 
 go is 25,000 elements, more than a phone lays out without blocking for seconds (benchmarks/rationale.md,
 "The whole book on one page"); this way the first screen comes as fast as a chapter's, and the rest follows
 without a long task. Without JavaScript the page shows its first chapter and says where the others are.
+
+The book is 1.3 MB of HTML (14 MB in the benchmark's book of ten times the chapters), and every build writes it
+anew. Given to MkDocs as the page's content, it was copied five times, a character at a time (joined, rendered
+into Material's template, tested by MkDocs' `output.strip()`, encoded, written): 0.09 s of a chapter's 0.37 s
+rebuild under `make serve` at 10x. So the template renders the page's heading and a stand-in for the rest,
+each chapter's section is encoded once (and kept while its chapter is unchanged), and on_post_build writes the
+page again, the sections written one after another at the stand-in: the same bytes MkDocs would have written.
 """
 
 from __future__ import annotations
@@ -78,23 +85,60 @@ def is_print_page(page: Page) -> bool:
     return bool(page.file.src_uri == PRINT_SOURCE)
 
 
-def whole_book(nav: Navigation, book_title: str) -> str:
-    """The HTML of every page of the nav, in order, as one page at PRINT_PATH."""
+# What the template renders in place of the book; a comment, so that a page written without it is still HTML.
+STAND_IN = "<!-- grpo: the whole book is put here once the page is written -->"
+
+
+class PrintPageError(Exception):
+    """The theme did not render the print page's content, so the book has nowhere to go."""
+
+
+def page_content(book_title: str) -> str:
+    """What Material's template renders as the print page's content: its heading (a page without an <h1> would get
+    one from the template) and the stand-in for the rest of the book."""
+    return f'<h1 id="the-whole-book">{escape(book_title)}</h1>\n{STAND_IN}'
+
+
+def whole_book(nav: Navigation) -> list[bytes]:
+    """The HTML of every page of the nav, in order, as one page at PRINT_PATH: what follows its heading, as UTF-8
+    in pieces (the chapters' sections, each as kept), which write() puts in the page without joining them."""
     chapters = [page for page in nav.pages if page.content is not None and not is_print_page(page)]
     names = {_site_path(page.url): _chapter_name(page.url) for page in chapters}
-    return "\n".join(
-        [
-            f'<h1 id="the-whole-book">{escape(book_title)}</h1>',
-            f'<p class="grpo-book-note">{NOTE}</p>',
-            '<nav class="grpo-book-contents" aria-labelledby="contents">',
-            '<h2 id="contents">Contents</h2>',
-            _contents(nav.items, names),
-            "</nav>",
-            f'<noscript><p class="grpo-book-note">{NOSCRIPT}</p></noscript>',
-            *(_chapter(page, names, deferred=index > 0) for index, page in enumerate(chapters)),
-            f'<script src="{posixpath.relpath(SCRIPT, PRINT_PATH.strip("/"))}"></script>',
-        ]
+    all_names = tuple(names.items())
+    head = [
+        f'<p class="grpo-book-note">{NOTE}</p>',
+        '<nav class="grpo-book-contents" aria-labelledby="contents">',
+        '<h2 id="contents">Contents</h2>',
+        _contents(nav.items, names),
+        "</nav>",
+        f'<noscript><p class="grpo-book-note">{NOSCRIPT}</p></noscript>',
+    ]
+    script = f'<script src="{posixpath.relpath(SCRIPT, PRINT_PATH.strip("/"))}"></script>'
+    sections = (
+        _section(page.content or "", page.title, page.url, all_names, index > 0) for index, page in enumerate(chapters)
     )
+    pieces = [_utf8("\n".join(head))]
+    for section in sections:
+        pieces += [b"\n", section]
+    return [*pieces, b"\n", _utf8(script)]
+
+
+def write(output: str, book: list[bytes], path: str) -> None:
+    """Write the print page, which MkDocs has written with the stand-in: the template's output, with the book at
+    the stand-in. The bytes are those MkDocs writes for a page (mkdocs 1.6.1, `commands/build.py` `_build_page`:
+    UTF-8, `xmlcharrefreplace`)."""
+    before, stand_in, after = output.partition(STAND_IN)
+    if not stand_in:
+        raise PrintPageError(
+            f"{path}: the whole-book page came out of the theme without its content ({STAND_IN}); "
+            "a template in overrides/ must render page.content, as Material's partials/content.html does"
+        )
+    with open(path, "wb") as file:
+        file.writelines([_utf8(before), *book, _utf8(after)])
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", errors="xmlcharrefreplace")
 
 
 def _site_path(url: str) -> str:
@@ -122,15 +166,11 @@ def _contents(items: Sequence[object], names: dict[str, str]) -> str:
     return "<ul>" + "".join(entries) + "</ul>"
 
 
-def _chapter(page: Page, names: dict[str, str], *, deferred: bool) -> str:
-    """A chapter's section; a deferred one holds its HTML in a <template> for whole-book.js to fill in."""
-    return _section(page.content or "", page.title, page.url, tuple(names.items()), deferred)
-
-
 @lru_cache(maxsize=1024)  # under `make serve`, a save rewrites this page; each chapter it did not change is as it was
 def _section(
     page_content: str, title: str | None, url: str, all_names: tuple[tuple[str, str], ...], deferred: bool
-) -> str:
+) -> bytes:
+    """A chapter's section; a deferred one holds its HTML in a <template> for whole-book.js to fill in."""
     names = dict(all_names)
     name, base = names[_site_path(url)], _site_path(url)
     content = _WIDGET_SCRIPT.sub("", page_content)  # the static tables only: see the docstring
@@ -140,8 +180,8 @@ def _section(
     body = _CLOSING_HEADING.sub(lambda tag: f"</h{int(tag.group(1)) + 1}>", body)
     if deferred:  # data-filled-later: what overrides/partials/a11y-script.html looks for, after Material
         opening = f'<section class="grpo-book-chapter" id="{name}" aria-busy="true" data-filled-later>'
-        return f"{opening}<template>\n{body}\n</template></section>"
-    return f'<section class="grpo-book-chapter" id="{name}">\n{body}\n</section>'
+        return _utf8(f"{opening}<template>\n{body}\n</template></section>")
+    return _utf8(f'<section class="grpo-book-chapter" id="{name}">\n{body}\n</section>')
 
 
 def _opening_tag(tag: re.Match[str], name: str, base: str, names: dict[str, str]) -> str:

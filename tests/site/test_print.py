@@ -1,5 +1,6 @@
 """Print: the whole book is one page (print/), generated from the nav, holding each chapter whole, and every page
-links to it. What a printed page looks like, in Chromium, is tests/browser/test_print_browser.py."""
+links to it; a theme that leaves it no place stops the build. What a printed page looks like, in Chromium, is
+tests/browser/test_print_browser.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import re
 from html import unescape
 from pathlib import Path
 
-from tests.conftest import PublishedSite
+import pytest
+
+from tests.conftest import PublishedSite, copy_project, mkdocs_build
 from tests.site_html import article, page_html, site_pages
 
 
@@ -51,3 +54,15 @@ def test_every_page_links_to_the_whole_book(published_site: PublishedSite) -> No
         assert link is not None, page
         expected = "./" if page == "print/" else "../" * page.count("/") + "print/"
         assert link.group(1) == expected, page
+
+
+@pytest.mark.slow
+def test_a_theme_that_drops_the_page_content_stops_the_build_with_the_fix(tmp_path: Path) -> None:
+    """The whole book is written into the print page where the template rendered its content
+    (hooks/site/print_book.py): a template in overrides/ that renders no content leaves it nowhere to go."""
+    project = copy_project(tmp_path / "book")
+    (project / "overrides" / "partials" / "content.html").write_text("<p>No content here.</p>\n", encoding="utf-8")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "print/index.html: the whole-book page came out of the theme without its content" in result.stderr
+    assert "a template in overrides/ must render page.content" in result.stderr
