@@ -330,11 +330,11 @@ def on_page_context(context: dict[str, Any], page: Page, config: MkDocsConfig, n
     """After the search plugin's turn: the page is whole again (before_search). The print page gets the whole book,
     now that every page's HTML exists; each page names the KaTeX fonts most of its formulas use, which
     overrides/partials/katex-fonts.html preloads (hooks/site/katex_fonts.py)."""
+    global _whole_book
     # The search plugin takes valued data-search-* attributes out of the page it has read (mkdocs-material 9.8.1,
     # material/plugins/search/plugin.py, on_page_context): the page given back loses them too.
     page.content = _SEARCH_ATTRIBUTE.sub("", _unsearched.pop(page.file.src_uri))
     chapters = [page.content or ""]
-    global _whole_book
     if print_book.is_print_page(page):
         page.content = print_book.page_content(config.site_name)
         _whole_book = print_book.whole_book(nav)
