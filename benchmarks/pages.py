@@ -198,8 +198,13 @@ def lighthouse_median(url: str, chromium: str, runs: int, preset: str = "") -> d
     }
 
 
+def page_paths(site: Path) -> list[str]:
+    """Every page the measures take, as its address from the site's root: the whole-book page too."""
+    return [p + "/" if p else "" for p in site_pages(site, whole_book=True)]
+
+
 def measure(site: Path, lighthouse_runs: int) -> list[dict[str, object]]:
-    paths = [p + "/" if p else "" for p in site_pages(site)]
+    paths = page_paths(site)
     chromium = find_chromium()
     assert chromium is not None
     with serve(site) as base:

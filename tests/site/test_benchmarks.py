@@ -13,7 +13,7 @@ from pathlib import Path
 from mkdocs.config import load_config
 
 from benchmarks.math_cost import site_formulas
-from benchmarks.pages import external_blocking_tags, fonts_without_swap
+from benchmarks.pages import external_blocking_tags, fonts_without_swap, page_paths
 from benchmarks.report import render
 from benchmarks.static_server import serve
 from benchmarks.synthetic import distinct_tex, make_book
@@ -146,3 +146,9 @@ def test_the_report_gives_the_time_of_the_book_files_only_when_measured() -> Non
     assert "the book as PDF and EPUB" not in render(results, "")
     results["builds"]["book_files"] = {"median": 19.5, "min": 19.0, "max": 21.0, "runs": [19.0, 19.5, 21.0]}
     assert "the book as PDF and EPUB, checked by epubcheck" in render(results, "")
+
+
+def test_the_pages_measured_are_every_page_the_whole_book_included(built_site: Path) -> None:
+    paths = page_paths(built_site)
+    assert "print/" in paths and "" in paths and "grpo/" in paths and "guide/examples/" in paths
+    assert len(paths) == len(list(built_site.rglob("index.html")))  # 404.html is not an index.html
