@@ -1,6 +1,6 @@
 """Run every benchmark in one go and write benchmarks/RESULTS.md and benchmarks/results.json.
 
-benchmarks/run              (what `make benchmark` runs; about 15 minutes on 2 cores)
+benchmarks/run              (what `make benchmark` runs; 15 to 35 minutes on 2 cores, by the machine)
 benchmarks/run --quick      (a smoke run of every part, a few minutes; its figures are rough)
 """
 
