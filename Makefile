@@ -36,7 +36,7 @@ build: $(VENV)/.installed node_modules/.installed browser epubcheck
 screenshots: build browser
 	$(PYTHON) -m scripts.screenshots $(PAGES)
 
-## Measure the build and the pages against the alternatives; writes benchmarks/RESULTS.md (about 15 min).
+## Measure the build and the pages against the alternatives; writes benchmarks/RESULTS.md (15 to 35 min, by the machine).
 benchmark: $(VENV)/.installed node_modules/.installed browser
 	benchmarks/run
 
