@@ -137,6 +137,8 @@ def load(path: Path, schema: type[T]) -> T:
     return typing.cast(T, value)
 
 
+TOP = "the top level"  # how a problem names the file's own table
+
 # Where a table or a key is written: `[name]`, `[[name]]` (each one a new element), `key = value`.
 _HEADER = re.compile(r"\s*\[(?P<array>\[)?\s*(?P<name>[^\[\]#]+?)\s*\]\]?\s*(?:#.*)?")
 _KEY = re.compile(r"\s*(?P<key>[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')\s*=")
@@ -151,6 +153,7 @@ def _positions(text: str) -> dict[str, tuple[int, int]]:
         if header := _HEADER.fullmatch(line):
             name = ".".join(part.strip().strip("\"'") for part in header.group("name").split("."))
             if header.group("array"):
+                positions.setdefault(name, (number, header.start("name") + 1))  # the array: its first element
                 arrays[name] = arrays.get(name, 0) + 1
                 name = f"{name}[{arrays[name]}]"
             table = name
@@ -162,16 +165,19 @@ def _positions(text: str) -> dict[str, tuple[int, int]]:
 
 def place(text: str, problem: str) -> Place:
     """Where a problem is: for a syntax error, where tomllib stopped; else where the key or table it starts with
-    is written (`cases[2].p_old: ...`, `[easy]: ...`), or for a key the file lacks, its table; else line 1."""
+    is written (`cases[2].p_old: ...`, `[easy]: ...`, `the top level: epsilon: ...`, an array of tables at its first
+    element), or for a key the file lacks, its table; else line 1."""
     lines = text.splitlines()
     if match := _SYNTAX_AT.search(problem):
         number, column = int(match.group("line")), int(match.group("column"))
     else:
         positions = _positions(text)
         parts = problem.split(": ")  # 'kl: pi_theta: ...' (a table's own check naming its key) is kl.pi_theta
+        if parts[0] == TOP and len(parts) > 2 and parts[1] in positions:
+            parts = parts[1:]  # the file's own check naming a key of the top level: 'the top level: epsilon: ...'
         at = next((a for n in range(len(parts) - 1, 1, -1) if (a := ".".join(parts[:n])) in positions), parts[0])
         if unknown := re.search(r": unknown key '([^']*)'", problem):  # the key's own line, not its table's
-            at = _join(at, unknown.group(1)) if at != "the top level" else unknown.group(1)
+            at = _join(at, unknown.group(1)) if at != TOP else unknown.group(1)
         at = at[1:-1] if at.startswith("[") and at.endswith("]") else at
         while at and at not in positions:
             at = re.sub(r"(?:\[[^\]]*\]|\.[^.\[]*|^[^.\[]*)$", "", at)
@@ -187,12 +193,12 @@ def _syntax_error(text: str, error: str) -> str:
     positions = _positions("\n".join(lines))
     on_line = [name for name, (line, _) in positions.items() if line == len(lines)]
     tables = [name for name, (line, _) in positions.items() if _HEADER.fullmatch(lines[line - 1])]
-    at = (on_line or tables or ["the top level"])[-1]
+    at = (on_line or tables or [TOP])[-1]
     return f"{at}: not valid TOML: {error}"
 
 
 def _where(at: str) -> str:
-    return at or "the top level"
+    return at or TOP
 
 
 def _convert(value: Any, kind: Any, at: str, problems: list[str]) -> Any:

@@ -105,8 +105,10 @@ class Settings:
         if not 0 < self.epsilon < 1:
             raise ValueError(f"epsilon: the clip range must lie in (0, 1), got {self.epsilon}")
         names = [case.name for case in self.cases]
-        if len(set(names)) != len(names):
-            raise ValueError("cases: two cases share a name")
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                first = names.index(name) + 1
+                raise ValueError(f"cases[{index + 1}].name: {name!r} is also the name of cases[{first}]: rename one")
 
 
 # ---------------------------------------------------------------- the model

@@ -347,7 +347,7 @@ def chapter_copy(folder: Path, name: str, changes: list[tuple[str, str]]) -> Pat
         (
             "ppo",
             [('name = "positive-below"', 'name = "positive-above"')],
-            "the top level: cases: two cases share a name",
+            "the top level: cases[3].name: 'positive-above' is also the name of cases[2]: rename one",
         ),
         ("ppo", [("bytes = 2", "bytes = 0")], "memory.parts[1].bytes: 0 is outside the range the book allows, 1 to 64"),
         ("ppo", [("lam = 0.95", "lam = true")], "gae.lam: expected a number, got True"),
@@ -380,6 +380,30 @@ def test_a_broken_chapter_file_is_refused_with_the_key(
 ) -> None:
     path = chapter_copy(tmp_path, name, changes)
     assert problem in problems_of(path, CHAPTERS[name].Settings)
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "line"),
+    [
+        # A check of the file's own (Settings.__post_init__) that names a key of the top level: that key's line,
+        # not line 1 (the file's opening comment).
+        ("ppo", [("epsilon = 0.2", "epsilon = 1.5")], 4),
+        # The second of two cases with one name: its name's line (ppo.toml's third [[cases]], hand-counted).
+        ("ppo", [('name = "positive-below"', 'name = "positive-above"')], 22),
+        # A check that names an array of tables: its first element.
+        ("bandit", [("probability = 0.3", "probability = 0.35")], "[[candidates]]"),
+    ],
+)
+def test_a_chapter_files_own_check_is_placed_at_the_key_it_names(
+    tmp_path: Path, name: str, changes: list[tuple[str, str]], line: int | str
+) -> None:
+    path = chapter_copy(tmp_path, name, changes)
+    with pytest.raises(DataError) as caught:
+        load(path, CHAPTERS[name].Settings)
+    [place] = caught.value.places
+    lines = path.read_text(encoding="utf-8").splitlines()
+    expected = line if isinstance(line, int) else lines.index(line) + 1
+    assert (place.line, place.text) == (expected, lines[expected - 1].strip()), caught.value.problems
 
 
 def test_every_problem_of_a_chapter_file_is_reported_at_once(tmp_path: Path) -> None:
