@@ -100,12 +100,16 @@ def names(book: Book, *paths: str) -> Markdown:
                 rest = path[len(prefix) + 1 :].partition(".")[2]
                 path = f"{prefix}.<key>" + (f".{rest}" if rest else "")
                 break
+        collection = value if isinstance(value, Mapping) and _is_collection(value) else None
+        if collection is not None:
+            collections.append(named.path)  # its entries' paths are written with <key>, this one's included
+        if path in seen:  # another entry of a collection, listed with the first's: nothing to draw
+            continue
         field = (type(named.owner), named.field)
         first = first_row.get(field)
         said = describe(named.owner, named.field) if first is None else md("As for {}.", code(first))
-        if isinstance(value, Mapping) and _is_collection(value):
-            collections.append(named.path)
-            keys = ", ".join(str(k) for k in value)
+        if collection is not None:
+            keys = ", ".join(str(k) for k in collection)
             row = [code(path), NO_PLACEHOLDER, said, f"keys: {keys}"]
         else:
             formula = _has_formula(book, named)
@@ -118,10 +122,9 @@ def names(book: Book, *paths: str) -> Markdown:
             else:
                 continue  # a model or a mapping of values: its own paths are listed
             row = [code(path), kind, said, _value(value, named.meaning)]
-        if path not in seen:
-            seen.add(path)
-            first_row.setdefault(field, path)
-            rows.append(row)
+        seen.add(path)
+        first_row.setdefault(field, path)
+        rows.append(row)
     return table(["path", "placeholder", "what it is", "its value now (the first entry's)"], rows)
 
 
