@@ -118,11 +118,18 @@ class Checked:
     read: frozenset[str] = frozenset()
 
 
+_PLACEHOLDER = re.compile(r"<!--\s*grpo:")
+IN_FRONT_MATTER = (
+    "a placeholder in the front matter is not expanded: the title and the description are shown as written (in "
+    "the nav, the browser's tab, link previews); write them without it, and put the number in the page"
+)
+
+
 def check_page(markdown: str, source: Source, project: Path, report: Report, *, math: bool = True) -> Checked:
     """The page's Markdown with its placeholders expanded; every problem of the page goes into the report: its
     placeholders, its formulas (each rendered once, so that a bad one is named with its line; not when the
-    build's math is off), its typed numbers (the drift guard), and the data files behind its numbers (at their
-    own lines, once)."""
+    build's math is off), its typed numbers (the drift guard), the data files behind its numbers (at their
+    own lines, once) and a placeholder in its front matter, which nothing expands."""
     first = source.first_line(markdown)
     try:
         the_book = book()
@@ -149,6 +156,9 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
             _add_data_problems(report, problem.data, (source.path, problem.line))
         else:
             report.add(BookProblem(source.path, problem.line, 0, problem.message, problem.offending))
+    for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
+        if _PLACEHOLDER.search(line):
+            report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))
     for snippet in scan.snippets(markdown, first):  # pymdownx.snippets must never read a file outside the book
         if (refusal := _snippet_problem(snippet.path, project)) is not None:
             report.add(BookProblem(source.path, snippet.line, 0, refusal, snippet.path))

@@ -92,6 +92,22 @@ def test_the_hook_stops_at_the_slip_and_says_what_to_do(slip: str) -> None:
         assert words in message
 
 
+@pytest.mark.parametrize("key", ["title", "description"])
+def test_a_placeholder_in_the_front_matter_stops_the_hook_at_its_line(key: str) -> None:
+    # The front matter is shown as written (nav, tab, link previews): a placeholder there would show as a comment.
+    text = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8")
+    source = text.replace(f"\n{key}: ", f"\n{key}: <!-- grpo:value easy.G --> ", 1)
+    number = source[: source.index("<!-- grpo:")].count("\n") + 1
+    assert 1 < number < source.index("\n---", 3)  # inside the front matter, as the file has it
+    markdown, _ = get_data(source)
+    with pytest.raises(PluginError) as caught:
+        page_markdown(markdown, source=source)
+    message = str(caught.value)
+    assert message.startswith(f"docs/fuzz.md:{number}: a placeholder in the front matter is not expanded"), message
+    assert f"\n    {key}: <!-- grpo:value easy.G --> " in message  # the line as written
+    assert message.count("docs/fuzz.md:") == 1, message
+
+
 def _check(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CHECK, *arguments], capture_output=True, text=True, check=False, cwd=ROOT, timeout=300)
 
