@@ -420,7 +420,7 @@ def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: 
 # link's destination and title (`](https://... "title")`), a link reference definition (`[id]: url "title"`).
 _TAG_START = re.compile(r"<[A-Za-z][^<>]*")
 _LINK_DESTINATION = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)?")
-_REFERENCE = re.compile(r" {0,3}\[[^\]]+\]:")
+_REFERENCE = re.compile(r" {0,3}\[(?!\^)[^\]]+\]:")  # not [^note]: a footnote, whose text is prose
 _IN_A_TAG = (
     "a placeholder inside an HTML tag (an attribute's value) would break the tag: put the number in the element's "
     "text, not in its attributes"

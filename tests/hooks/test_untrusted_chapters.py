@@ -16,6 +16,7 @@ from hooks.engine import drift_guard, scan
 from hooks.engine.placeholders import expand
 from hooks.engine.report import Report
 from hooks.engine.widget import script_json
+from hooks.site import provenance
 from tests.chapter_pipeline import PAGE, PROBLEM, page_html, refusal
 
 VALUE = "<!-- grpo:value easy.mean -->"
@@ -45,10 +46,11 @@ def test_a_placeholder_in_any_code_is_shown_as_written(text: str) -> None:
         f"1. An item.\n\n    A paragraph of it: {VALUE}.\n",
         f"!!! note\n\n    In the note: {VALUE}.\n",
         f"Text[^a].\n\n[^a]: A note.\n\n    More of it: {VALUE}.\n",
+        f"Text[^a].\n\n[^a]: A note of {VALUE}.\n",  # a footnote is prose, not a link reference definition
         f"Term\n\n:   Its definition: {VALUE}.\n\n    More of it: {VALUE}.\n",
         f"> A quote: {VALUE}.\n",
     ],
-    ids=["list paragraph", "admonition", "footnote", "definition", "blockquote"],
+    ids=["list paragraph", "admonition", "footnote", "footnote's first line", "definition", "blockquote"],
 )
 def test_a_placeholder_in_an_indented_paragraph_still_expands(text: str) -> None:
     html = page_html(text)
@@ -77,6 +79,15 @@ def test_a_placeholder_in_a_tag_or_a_link_is_an_error_at_its_line(text: str, mes
 def test_a_placeholder_beside_a_tag_or_a_link_expands() -> None:
     html = page_html(f'A <b>bold</b> {VALUE}, [a link](page.md) {VALUE} and `<span title="` {VALUE}.\n')
     assert html.count(SHOWN) == 3
+
+
+def test_a_value_in_a_links_text_keeps_its_provenance_as_a_title_not_a_button() -> None:
+    # HTML allows no button inside a link, and a tap on the value would follow the link too
+    html = provenance.disclose(page_html(f"See [the mean, {VALUE}](page.md) and {VALUE}.\n"), "page")
+    [link] = re.findall(r"<a [^>]*>(.*?)</a>", html, re.DOTALL)
+    assert link.startswith(f'the mean, {SHOWN} title="Computed at build time: grpo_examples.group('), link
+    assert "<button" not in link
+    assert html.count('<button type="button" class="grpo-value"') == 1  # the value beside the link: a button
 
 
 def test_a_placeholder_markdown_kept_as_a_comment_is_reported() -> None:
