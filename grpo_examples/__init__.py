@@ -100,7 +100,7 @@ from grpo_examples.ppo import (
     surrogate_gradient,
     unclipped_term,
 )
-from grpo_examples.quantities import Rounded, Sign, Signed, SignedExact, Undefined
+from grpo_examples.quantities import Ratio, RatioExact, Rounded, Sign, Signed, SignedExact, Times, Undefined
 from grpo_examples.verifier import (
     OUTCOMES,
     Verdict,
@@ -167,6 +167,8 @@ __all__ = [
     "Practice",
     "PracticeClaims",
     "Quadratic",
+    "Ratio",
+    "RatioExact",
     "Response",
     "Rounded",
     "Run",
@@ -178,6 +180,7 @@ __all__ = [
     "Simulated",
     "Spelling",
     "Sweep",
+    "Times",
     "ToyQuestion",
     "Undefined",
     "VarianceCurve",

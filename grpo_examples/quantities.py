@@ -1,7 +1,8 @@
 """What a model's number means where its type alone does not say it: a sign that matters, the decimals that
-are meaningful, a value that does not exist. Pages read these from the fields' annotations.
+are meaningful, a ratio, a value that does not exist. Pages read these from the fields' annotations.
 
     advantage: Signed                  A_i: its sign is the point (above or below the group)
+    reduction: Ratio                   Var(0) / Var(J): in words, "4.2 times"
     final_reward: Annotated[float, Rounded(2)]   meaningful to two decimals (the third is the seed's noise)
     steps_to_threshold: int | Undefined          None of the three is a page's business: they say what the number is
 """
@@ -37,9 +38,17 @@ class Undefined:
     reason: str
 
 
+@dataclass(frozen=True)
+class Times:
+    """The number is a ratio of two quantities: in words it reads "four times" or "1.5 times"."""
+
+
 SIGN = Sign()
 Signed = Annotated[float, SIGN]
 SignedExact = Annotated[Fraction | float, SIGN]
+TIMES = Times()
+Ratio = Annotated[float, TIMES]
+RatioExact = Annotated[Fraction, TIMES]
 
 
 def read_only(model: T) -> T:

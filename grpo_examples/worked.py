@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from grpo_examples.advantages import Rewards, as_rewards, rewards_all_equal
-from grpo_examples.quantities import SignedExact, Undefined
+from grpo_examples.quantities import RatioExact, SignedExact, Undefined
 
 # Rewards such as 0.9 are floats that are not exactly 9/10; the worked group reads them as the
 # nearest fraction with a denominator up to this bound, which recovers what the author wrote.
@@ -68,7 +68,7 @@ class GroupWorking:
         return len(self.outcomes) == 1
 
     @property
-    def rare_to_common(self) -> Fraction | Undefined:
+    def rare_to_common(self) -> RatioExact | Undefined:
         """|A_rare| / |A_common| = |r_rare - mu| / |r_common - mu| for a group with two outcomes.
 
         The std cancels, so the ratio is exact, and it equals n_common / n_rare: the rarer an outcome, the

@@ -19,7 +19,7 @@ from grpo_examples import reinforce
 from grpo_examples.bandit_simulation import BASELINES as SIMULATED
 from grpo_examples.bandit_simulation import histogram, simulate
 from grpo_examples.data import Between
-from grpo_examples.quantities import Signed, Undefined
+from grpo_examples.quantities import Ratio, Signed, Undefined
 from grpo_examples.verifier import accuracy_reward, format_reward
 
 # Var(J) is exactly 0 when every g_J(o) equals grad J (both candidates earn the same reward; a fair coin between
@@ -220,7 +220,7 @@ class Bandit:
     harmful_above: float
     """2 b*: Var(b) is a parabola symmetric about b*, so every constant baseline above this one gives a larger variance
     than no baseline at all."""
-    reduction: float | Undefined
+    reduction: Ratio | Undefined
     """Var(0) / Var(J): how many times smaller the variance is with b = J than without a baseline."""
     variance_curve: VarianceCurve
     """Var(b) for baselines from 0 to the largest reward, for the plot."""

@@ -39,7 +39,7 @@ from grpo_examples.kl_estimators import (
 )
 from grpo_examples.loss_aggregation import AGGREGATIONS, response_coefficients, token_coefficients, token_weight_ratio
 from grpo_examples.ppo import clip_binds, clipped_ratio, clipped_surrogate, clipped_term, unclipped_term
-from grpo_examples.quantities import Signed, Undefined
+from grpo_examples.quantities import RatioExact, Signed, Undefined
 from grpo_examples.verifier import OUTCOMES
 
 # ---------------------------------------------------------------- the data file's schema
@@ -317,7 +317,7 @@ class Loss:
     """A_i of the correct and of the wrong response."""
     aggregations: Mapping[str, LossAggregation]
     """per-sequence, token-level and constant."""
-    per_sequence_ratio: Fraction
+    per_sequence_ratio: RatioExact
     """How many times as hard per-sequence aggregation pushes a token of the correct response as one of the wrong."""
 
 

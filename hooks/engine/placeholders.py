@@ -152,8 +152,15 @@ def shown(found: Found, style: str | None) -> str:
     if isinstance(value, str):
         return as_markdown(value)
     assert isinstance(value, int | float | Fraction)
+    if style == "words" and isinstance(value, int):
+        return count_words(value)
+    if style == "words" and found.meaning.ratio:
+        return times_words(value)
     if style == "words":
-        return count_words(value) if isinstance(value, int) else times_words(value)
+        raise PlaceholderError(
+            f"as=words writes a count in words (five) and a ratio as '… times' (4.2 times); {found.path} is "
+            f"neither, so its words would say what it is not: write it without as=words"
+        )
     if isinstance(value, int):
         return str(value)
     return decimal(value, found.meaning.places or MAX_DECIMALS).prose(signed=found.meaning.signed)

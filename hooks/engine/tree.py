@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from grpo_examples import Rounded, Sign, Undefined
+from grpo_examples import Rounded, Sign, Times, Undefined
 
 Leaf = bool | int | float | Fraction | str
 
@@ -54,10 +54,12 @@ def subject(name: str, function: Callable[..., object], *args: object, data: str
 
 @dataclass(frozen=True)
 class Meaning:
-    """How a number is shown, read off its declared type: signed, and at most `places` decimals."""
+    """How a number is shown, read off its declared type: signed, at most `places` decimals, and whether it is a
+    ratio (in words, "four times")."""
 
     signed: bool = False
     places: int | None = None
+    ratio: bool = False
 
 
 @dataclass(frozen=True)
@@ -209,8 +211,8 @@ def _item_type(kind: Any) -> Any:
 
 
 def meaning(kind: Any) -> Meaning:
-    """What the annotations of a declared type say: grpo_examples' Sign and Rounded, wherever they sit in it."""
-    signed, places = False, None
+    """What the annotations of a declared type say: grpo_examples' Sign, Rounded and Times, wherever they sit in it."""
+    signed, places, ratio = False, None, False
     stack = [kind]
     while stack:
         current = stack.pop()
@@ -218,10 +220,11 @@ def meaning(kind: Any) -> Meaning:
             base, *metadata = typing.get_args(current)
             signed = signed or any(isinstance(m, Sign) for m in metadata)
             places = next((m.places for m in metadata if isinstance(m, Rounded)), places)
+            ratio = ratio or any(isinstance(m, Times) for m in metadata)
             stack.append(base)
         elif typing.get_origin(current) in (types.UnionType, typing.Union):
             stack.extend(typing.get_args(current))
-    return Meaning(signed, places)
+    return Meaning(signed, places, ratio)
 
 
 @cache

@@ -40,6 +40,10 @@ SLIPS = {
         ["easy.responses is a list of 5 values, which a path does not index"],
     ),
     "wrong option": ("Its mean is <!-- grpo:value easy.mean as=percent -->.", ["write as=words, or nothing"]),
+    "words for a number that is no count": (
+        "Its mean is <!-- grpo:value easy.mean as=words -->.",  # it read "0.8 times"
+        ["as=words writes a count in words (five) and a ratio as", "easy.mean is neither", "without as=words"],
+    ),
     "wrong argument": (
         "<!-- grpo:formula easy.mean inline -->",
         ["grpo:formula takes 1 path(s), got 2: 'easy.mean inline'", "<!-- grpo:formula easy.mean display -->"],
