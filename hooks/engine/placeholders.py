@@ -424,16 +424,22 @@ def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: 
 
 # Markup a placeholder cannot stand in: what it expands to (a <span> with attributes of its own) would end the tag
 # or the link and eat the words after it. An HTML tag not closed before the placeholder (`<span title="`), a
-# link's destination and title (`](https://... "title")`), a link reference definition (`[id]: url "title"`).
+# link's destination and title (`](https://... "title")`), a link reference definition (`[id]: url "title"`), and
+# an image's description (`![alt](plot.svg)`), which Markdown writes into an attribute as text, tags and all.
 _TAG_START = re.compile(r"<[A-Za-z][^<>]*")
 _LINK_DESTINATION = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)?")
 _REFERENCE = re.compile(r" {0,3}\[(?!\^)[^\]]+\]:")  # not [^note]: a footnote, whose text is prose
+_IMAGE_DESCRIPTION = re.compile(r"!\[([^\]]*)\]")
 _IN_A_TAG = (
     "a placeholder inside an HTML tag (an attribute's value) would break the tag: put the number in the element's "
     "text, not in its attributes"
 )
 _IN_A_LINK = (
     "a placeholder inside a link's address or title would break the link: put it in the link's text or beside the link"
+)
+_IN_AN_IMAGE = (
+    "a placeholder in an image's description (its alt text) would be read out as markup: describe the image in "
+    "words, and give the number in the text beside it"
 )
 
 
@@ -448,6 +454,9 @@ class _Markup:
         destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
         self.link_starts = [start for start, _ in destinations]
         self.link_ends = [end for _, end in destinations]
+        descriptions = [(m.start(1), m.end(1)) for m in _IMAGE_DESCRIPTION.finditer(line)]  # in order, apart
+        self.image_starts = [start for start, _ in descriptions]
+        self.image_ends = [end for _, end in descriptions]
 
     def problem(self, start: int) -> str | None:
         if start in self.open_tags:
@@ -455,6 +464,9 @@ class _Markup:
         link = bisect.bisect_right(self.link_starts, start) - 1  # the last destination that starts before it
         if self.reference or (link >= 0 and start <= self.link_ends[link]):
             return _IN_A_LINK
+        image = bisect.bisect_right(self.image_starts, start) - 1  # the last description that starts before it
+        if image >= 0 and start < self.image_ends[image]:
+            return _IN_AN_IMAGE
         return None
 
 

@@ -67,8 +67,10 @@ def test_a_placeholder_in_an_indented_paragraph_still_expands(text: str) -> None
         (f'[a link](page.md "{VALUE}")', "a placeholder inside a link's address or title"),
         (f'![an image](plot.svg "{VALUE}")', "a placeholder inside a link's address or title"),
         (f'[id]: https://example.org "{VALUE}"', "a placeholder inside a link's address or title"),
+        (f"![a plot of {VALUE}](plot.svg)", "a placeholder in an image's description (its alt text)"),
+        (f"![a plot of {VALUE}][plot]", "a placeholder in an image's description (its alt text)"),
     ],
-    ids=["attribute", "href", "link", "link title", "image title", "reference"],
+    ids=["attribute", "href", "link", "link title", "image title", "reference", "image", "image by reference"],
 )
 def test_a_placeholder_in_a_tag_or_a_link_is_an_error_at_its_line(text: str, message: str) -> None:
     error = refusal(f"# Page\n\nProse.\n\n{text}\n")
@@ -79,6 +81,8 @@ def test_a_placeholder_in_a_tag_or_a_link_is_an_error_at_its_line(text: str, mes
 def test_a_placeholder_beside_a_tag_or_a_link_expands() -> None:
     html = page_html(f'A <b>bold</b> {VALUE}, [a link](page.md) {VALUE} and `<span title="` {VALUE}.\n')
     assert html.count(SHOWN) == 3
+    html = page_html(f"An image ![a plot](plot.svg) {VALUE} and ![another][plot] {VALUE}.\n\n[plot]: plot.svg\n")
+    assert html.count(SHOWN) == 2
 
 
 def test_a_value_in_a_links_text_keeps_its_provenance_as_a_title_not_a_button() -> None:
