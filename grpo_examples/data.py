@@ -68,6 +68,7 @@ class Length:
 
 MAX_FILE_BYTES = 1_000_000
 TEXT_LENGTH = Length(0, 2000)  # a text the schema does not bound: a sampled response is the longest the book has
+SAID = Length(1, TEXT_LENGTH.high)  # a text a page prints as a sentence's words: a title, a question, an answer
 LIST_LENGTH = Length(0, 1000)  # a list the schema does not bound
 FLOAT_RANGE = Between(-1e9, 1e9)  # a float the schema does not bound: far beyond any reward, rate or probability
 # Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators).

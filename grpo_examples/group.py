@@ -23,7 +23,7 @@ from grpo_examples.advantage_variants import (
 )
 from grpo_examples.advantages import advantages, group_std
 from grpo_examples.conventions import OPENRLHF, POPULATION, TRL, VERL
-from grpo_examples.data import DATA, DataError, Length, Pattern, load, read_from_files
+from grpo_examples.data import DATA, SAID, DataError, Length, Pattern, load, read_from_files
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps
 from grpo_examples.quantities import Signed, SignedExact, Undefined, read_only
 from grpo_examples.verifier import OUTCOMES, verify
@@ -36,9 +36,9 @@ GROUPS_FILE = DATA / "groups.toml"
 class GroupData:
     """One table of groups.toml: what an author writes about a group."""
 
-    title: str
-    question: str
-    answer: str
+    title: Annotated[str, SAID]
+    question: Annotated[str, SAID]
+    answer: Annotated[str, SAID]
     responses: Annotated[tuple[str, ...], Length(1, 64)]  # G: DeepSeekMath samples 64 outputs per question
 
     def __post_init__(self) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 from grpo_examples import reinforce
 from grpo_examples.bandit_simulation import BASELINES as SIMULATED
 from grpo_examples.bandit_simulation import histogram, simulate
-from grpo_examples.data import Between
+from grpo_examples.data import SAID, Between
 from grpo_examples.quantities import Ratio, Signed, Undefined
 from grpo_examples.verifier import accuracy_reward, format_reward
 
@@ -47,8 +47,8 @@ class CandidateData:
 class Settings:
     """Everything in bandit.toml."""
 
-    question: str
-    answer: str
+    question: Annotated[str, SAID]
+    answer: Annotated[str, SAID]
     seed: Annotated[int, Between(0, 2**32 - 1)]
     group_size: Annotated[int, Between(2, 64)]
     batches: Annotated[int, Between(2, 100_000)]

@@ -349,6 +349,7 @@ def chapter_copy(folder: Path, name: str, changes: list[tuple[str, str]]) -> Pat
             [('name = "positive-below"', 'name = "positive-above"')],
             "the top level: cases[3].name: 'positive-above' is also the name of cases[2]: rename one",
         ),
+        ("bandit", [('question = "', 'question = "" # ')], "question: 0 characters; the book allows 1 to 2000"),
         ("ppo", [("bytes = 2", "bytes = 0")], "memory.parts[1].bytes: 0 is outside the range the book allows, 1 to 64"),
         ("ppo", [("lam = 0.95", "lam = true")], "gae.lam: expected a number, got True"),
         (

@@ -291,6 +291,14 @@ def test_a_name_that_breaks_the_rule_is_refused(use_groups: Callable[[str], None
         gx.group("fine")  # the whole file is refused, not only the badly named group
 
 
+def test_a_group_with_an_empty_answer_is_refused_at_its_key(use_groups: Callable[[str], None]) -> None:
+    # an empty reference scores every response 0, and the pages stopped on all-equal rewards, far from the key
+    use_groups(table("blank", "\\boxed{2}", answer=""))
+    with pytest.raises(gx.DataError) as caught:
+        gx.group("blank")
+    assert str(caught.value).endswith(":4:1: blank.answer: 0 characters; the book allows 1 to 2000"), str(caught.value)
+
+
 def test_a_group_without_responses_is_refused(use_groups: Callable[[str], None]) -> None:
     use_groups(table("empty"))
     needs = r"groups\.toml:\d+:\d+: empty\.responses: 0 items; the book allows 1 to 64"
