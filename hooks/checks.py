@@ -21,7 +21,7 @@ import grpo_examples as gx
 from hooks import chapters
 from hooks.engine import drift_guard, scan
 from hooks.engine.book import Book
-from hooks.engine.placeholders import Problem, expand
+from hooks.engine.placeholders import OPENING, Problem, expand
 from hooks.engine.report import Problem as BookProblem
 from hooks.engine.report import Report
 from hooks.engine.tree import Subject, fingerprint, subject
@@ -118,7 +118,6 @@ class Checked:
     read: frozenset[str] = frozenset()
 
 
-_PLACEHOLDER = re.compile(r"<!--\s*grpo:")
 IN_FRONT_MATTER = (
     "a placeholder in the front matter is not expanded: the title and the description are shown as written (in "
     "the nav, the browser's tab, link previews); write them without it, and put the number in the page"
@@ -157,7 +156,7 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
         else:
             report.add(BookProblem(source.path, problem.line, 0, problem.message, problem.offending))
     for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
-        if _PLACEHOLDER.search(line):
+        if OPENING.search(line):
             report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))
     for snippet in scan.snippets(markdown, first):  # pymdownx.snippets must never read a file outside the book
         if (refusal := _snippet_problem(snippet.path, project)) is not None:

@@ -152,11 +152,11 @@ def shown(found: Found, style: str | None) -> str:
     if isinstance(value, str):
         return as_markdown(value)
     assert isinstance(value, int | float | Fraction)
-    if style == "words" and isinstance(value, int):
-        return count_words(value)
-    if style == "words" and found.meaning.ratio:
-        return times_words(value)
     if style == "words":
+        if isinstance(value, int):
+            return count_words(value)
+        if found.meaning.ratio:
+            return times_words(value)
         raise PlaceholderError(
             f"as=words writes a count in words (five) and a ratio as '… times' (4.2 times); {found.path} is "
             f"neither, so its words would say what it is not: write it without as=words"
@@ -454,9 +454,7 @@ class _Markup:
         destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
         self.link_starts = [start for start, _ in destinations]
         self.link_ends = [end for _, end in destinations]
-        descriptions = [(m.start(1), m.end(1)) for m in _IMAGE_DESCRIPTION.finditer(line)]  # in order, apart
-        self.image_starts = [start for start, _ in descriptions]
-        self.image_ends = [end for _, end in descriptions]
+        self.images = [scan.Span(m.start(1), m.end(1), False) for m in _IMAGE_DESCRIPTION.finditer(line)]
 
     def problem(self, start: int) -> str | None:
         if start in self.open_tags:
@@ -464,8 +462,7 @@ class _Markup:
         link = bisect.bisect_right(self.link_starts, start) - 1  # the last destination that starts before it
         if self.reference or (link >= 0 and start <= self.link_ends[link]):
             return _IN_A_LINK
-        image = bisect.bisect_right(self.image_starts, start) - 1  # the last description that starts before it
-        if image >= 0 and start < self.image_ends[image]:
+        if scan.span_at(self.images, start) is not None:
             return _IN_AN_IMAGE
         return None
 
