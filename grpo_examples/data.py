@@ -68,7 +68,7 @@ class Length:
 
 MAX_FILE_BYTES = 1_000_000
 TEXT_LENGTH = Length(0, 2000)  # a text the schema does not bound: a sampled response is the longest the book has
-SAID = Length(1, TEXT_LENGTH.high)  # a text a page prints as a sentence's words: a title, a question, an answer
+SAID = Length(1, TEXT_LENGTH.high)  # a text a page prints as words: a title, a question, an answer, a token
 LIST_LENGTH = Length(0, 1000)  # a list the schema does not bound
 FLOAT_RANGE = Between(-1e9, 1e9)  # a float the schema does not bound: far beyond any reward, rate or probability
 # Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators).
@@ -81,6 +81,11 @@ class Pattern:
 
     regex: str
     what: str  # the form in words, for the message
+
+
+def name_of(what: str) -> Pattern:
+    """The form of a name that a page's path uses as one of its words (`easy` in easy.mean, a ppo case's name)."""
+    return Pattern(r"[a-z][a-z0-9-]*", f"{what}: lower-case letters, digits and '-', from a letter")
 
 
 @dataclass(frozen=True)

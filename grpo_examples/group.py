@@ -23,7 +23,7 @@ from grpo_examples.advantage_variants import (
 )
 from grpo_examples.advantages import advantages, group_std
 from grpo_examples.conventions import OPENRLHF, POPULATION, TRL, VERL
-from grpo_examples.data import DATA, SAID, DataError, Length, Pattern, load, read_from_files
+from grpo_examples.data import DATA, SAID, DataError, Length, load, name_of, read_from_files
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps
 from grpo_examples.quantities import Signed, SignedExact, Undefined, read_only
 from grpo_examples.verifier import OUTCOMES, verify
@@ -137,9 +137,7 @@ class Group(GroupWorking):
 
 
 # A group's name is the first word of a placeholder's path: easy.mean.
-GroupName = Annotated[
-    str, Pattern(r"[a-z][a-z0-9-]*", "a group's name: lower-case letters, digits and '-', from a letter")
-]
+GroupName = Annotated[str, name_of("a group's name")]
 
 
 @read_from_files

@@ -17,7 +17,7 @@ from typing import Annotated
 import numpy as np
 
 from grpo_examples.critic_memory import MemoryPart, bytes_per_parameter, total_bytes, training_memory
-from grpo_examples.data import Between
+from grpo_examples.data import SAID, Between, name_of
 from grpo_examples.gae import discounted_returns, gae_advantages, td_errors
 from grpo_examples.ppo import (
     clip_binds,
@@ -33,11 +33,15 @@ from grpo_examples.quantities import Signed, Undefined
 # ---------------------------------------------------------------- the data file's schema
 
 
+# A case's name is a word of the chapter's paths: ppo.cases.positive-above.ratio.
+CaseName = Annotated[str, name_of("a case's name")]
+
+
 @dataclass(frozen=True)
 class CaseData:
     """One token: its name in the chapter, its advantage, and the probability each policy gives it."""
 
-    name: str
+    name: CaseName
     advantage: float
     p_old: float
     p_new: float
@@ -65,7 +69,7 @@ class GaeData:
 
     gamma: Annotated[float, Between(0, 1)]
     lam: Annotated[float, Between(0, 1)]
-    tokens: tuple[str, ...]
+    tokens: tuple[Annotated[str, SAID], ...]
     rewards: tuple[float, ...]
     values: tuple[float, ...]
 
@@ -78,7 +82,7 @@ class GaeData:
 class PartData:
     """One thing kept per trained parameter, and its size."""
 
-    name: str
+    name: Annotated[str, SAID]
     bytes: Annotated[int, Between(1, 64)]
 
 

@@ -40,11 +40,19 @@ PLACEMENTS = sorted(
 DATA_FILES = sorted(path.name for path in gx.DATA.glob("*.toml"))
 
 
+# A name a page's path takes as a word (a PPO case's) stays, as the names of tables do: its form is refused, not
+# escaped, so no markup can be in it.
+PATH_WORD = re.compile(DATA_MODULE.name_of("a name").regex)
+
+
 def _appended(value: Any) -> Any:
     if isinstance(value, str):
         return value + APPENDED
     if isinstance(value, dict):
-        return {key: _appended(item) for key, item in value.items()}  # keys (names of tables) stay
+        return {  # keys (names of tables) stay
+            key: item if key == "name" and PATH_WORD.fullmatch(str(item)) else _appended(item)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
         return [_appended(item) for item in value]
     return value

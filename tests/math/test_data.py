@@ -350,6 +350,24 @@ def chapter_copy(folder: Path, name: str, changes: list[tuple[str, str]]) -> Pat
             "the top level: cases[3].name: 'positive-above' is also the name of cases[2]: rename one",
         ),
         ("bandit", [('question = "', 'question = "" # ')], "question: 0 characters; the book allows 1 to 2000"),
+        # A case's name is a word of a page's path (ppo.cases.positive-above.ratio): one with a '.' could not be named.
+        (
+            "ppo",
+            [('name = "positive-above"', 'name = "positive.above"')],
+            "cases[2].name: 'positive.above' is not a case's name: lower-case letters, digits and '-', from a letter:"
+            " rename it",
+        ),
+        # Texts a page prints: empty, the prose read 'after “” the policy gives ...' and the build passed.
+        ("practice", [('context = "7 × 8 ="', 'context = ""')], "kl.context: 0 characters; the book allows 1 to 2000"),
+        ("practice", [('"54",', '"",')], "kl.tokens[2]: 0 characters; the book allows 1 to 2000"),
+        ("ppo", [('" = 56"', '""')], "gae.tokens[3]: 0 characters; the book allows 1 to 2000"),
+        (
+            "ppo",
+            [('name = "weights (16-bit)"', 'name = ""')],
+            "memory.parts[1].name: 0 characters; the book allows 1 to 2000",
+        ),
+        # Two candidates with one token: a distribution over the vocabulary names each token once.
+        ("practice", [('"54",', '"56",')], "kl: tokens: '56' is token 1 and token 2: write each candidate once"),
         ("ppo", [("bytes = 2", "bytes = 0")], "memory.parts[1].bytes: 0 is outside the range the book allows, 1 to 64"),
         ("ppo", [("lam = 0.95", "lam = true")], "gae.lam: expected a number, got True"),
         (
@@ -393,6 +411,8 @@ def test_a_broken_chapter_file_is_refused_with_the_key(
         ("ppo", [('name = "positive-below"', 'name = "positive-above"')], 22),
         # A check that names an array of tables: its first element.
         ("bandit", [("probability = 0.3", "probability = 0.35")], "[[candidates]]"),
+        # A table's own check naming its key: that key's line.
+        ("practice", [('"54",', '"56",')], 'tokens = ["56", "56", "48", "15"]'),
     ],
 )
 def test_a_chapter_files_own_check_is_placed_at_the_key_it_names(
