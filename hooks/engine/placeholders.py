@@ -425,11 +425,13 @@ def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: 
 # Markup a placeholder cannot stand in: what it expands to (a <span> with attributes of its own) would end the tag
 # or the link and eat the words after it. An HTML tag not closed before the placeholder (`<span title="`), a
 # link's destination and title (`](https://... "title")`), a link reference definition (`[id]: url "title"`), and
-# an image's description (`![alt](plot.svg)`), which Markdown writes into an attribute as text, tags and all.
+# an image's description (`![alt](plot.svg)`) or an abbreviation's definition (`*[GRPO]: words`, all of the line
+# after it), which Markdown writes into an attribute as text, tags and all.
 _TAG_START = re.compile(r"<[A-Za-z][^<>]*")
 _LINK_DESTINATION = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)?")
 _REFERENCE = re.compile(r" {0,3}\[(?!\^)[^\]]+\]:")  # not [^note]: a footnote, whose text is prose
 _IMAGE_DESCRIPTION = re.compile(r"!\[([^\]]*)\]")
+_ABBREVIATION = re.compile(r"\s*\*\[[^\\]*?\] ?:")  # Python-Markdown's abbr extension, indented or not
 _IN_A_TAG = (
     "a placeholder inside an HTML tag (an attribute's value) would break the tag: put the number in the element's "
     "text, not in its attributes"
@@ -441,6 +443,10 @@ _IN_AN_IMAGE = (
     "a placeholder in an image's description (its alt text) would be read out as markup: describe the image in "
     "words, and give the number in the text beside it"
 )
+_IN_AN_ABBREVIATION = (
+    "a placeholder in an abbreviation's definition would show as markup in its tooltip: define the abbreviation in "
+    "words, and give the number in the text"
+)
 
 
 class _Markup:
@@ -450,6 +456,7 @@ class _Markup:
     def __init__(self, text: str, spans: list[scan.Span]) -> None:
         line = scan.blank(text, ((span.start, span.end) for span in spans), "\0")
         self.reference = _REFERENCE.match(line) is not None
+        self.abbreviation = _ABBREVIATION.match(line) is not None
         self.open_tags = {m.end() for m in _TAG_START.finditer(line) if not line.startswith(">", m.end())}
         destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
         self.link_starts = [start for start, _ in destinations]
@@ -464,6 +471,8 @@ class _Markup:
             return _IN_A_LINK
         if scan.span_at(self.images, start) is not None:
             return _IN_AN_IMAGE
+        if self.abbreviation:
+            return _IN_AN_ABBREVIATION
         return None
 
 

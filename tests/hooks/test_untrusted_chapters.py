@@ -69,8 +69,19 @@ def test_a_placeholder_in_an_indented_paragraph_still_expands(text: str) -> None
         (f'[id]: https://example.org "{VALUE}"', "a placeholder inside a link's address or title"),
         (f"![a plot of {VALUE}](plot.svg)", "a placeholder in an image's description (its alt text)"),
         (f"![a plot of {VALUE}][plot]", "a placeholder in an image's description (its alt text)"),
+        (f"*[GRPO]: Group Relative, {VALUE}", "a placeholder in an abbreviation's definition"),
     ],
-    ids=["attribute", "href", "link", "link title", "image title", "reference", "image", "image by reference"],
+    ids=[
+        "attribute",
+        "href",
+        "link",
+        "link title",
+        "image title",
+        "reference",
+        "image",
+        "image by reference",
+        "abbreviation",
+    ],
 )
 def test_a_placeholder_in_a_tag_or_a_link_is_an_error_at_its_line(text: str, message: str) -> None:
     error = refusal(f"# Page\n\nProse.\n\n{text}\n")
@@ -83,6 +94,8 @@ def test_a_placeholder_beside_a_tag_or_a_link_expands() -> None:
     assert html.count(SHOWN) == 3
     html = page_html(f"An image ![a plot](plot.svg) {VALUE} and ![another][plot] {VALUE}.\n\n[plot]: plot.svg\n")
     assert html.count(SHOWN) == 2
+    html = page_html(f"An abbreviation, GRPO, and *emphasis* [GRPO]: {VALUE}.\n\n*[GRPO]: Group Relative\n")
+    assert html.count(SHOWN) == 1 and '<abbr title="Group Relative">GRPO</abbr>' in html, html
 
 
 def test_a_value_in_a_links_text_keeps_its_provenance_as_a_title_not_a_button() -> None:
