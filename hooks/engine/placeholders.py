@@ -426,11 +426,13 @@ def _near_misses(book: Book, line: scan.Line, spans: list[scan.Span], problems: 
 # or the link and eat the words after it. An HTML tag not closed before the placeholder (`<span title="`), a
 # link's destination and title (`](https://... "title")`), a link reference definition (`[id]: url "title"`), and
 # an image's description (`![alt](plot.svg)`) or an abbreviation's definition (`*[GRPO]: words`, all of the line
-# after it), which Markdown writes into an attribute as text, tags and all.
+# after it), which Markdown writes into an attribute as text, tags and all; and braces, which attr_list reads as an
+# element's attributes (`{: title="..." }`) and writes into its tag as they are.
 _TAG_START = re.compile(r"<[A-Za-z][^<>]*")
 _LINK_DESTINATION = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)?")
 _REFERENCE = re.compile(r" {0,3}\[(?!\^)[^\]]+\]:")  # not [^note]: a footnote, whose text is prose
 _IMAGE_DESCRIPTION = re.compile(r"!\[([^\]]*)\]")
+_BRACES = re.compile(r"\{[^{}\n]*\}")
 _ABBREVIATION = re.compile(r"\s*\*\[[^\\]*?\] ?:")  # Python-Markdown's abbr extension, indented or not
 _IN_A_TAG = (
     "a placeholder inside an HTML tag (an attribute's value) would break the tag: put the number in the element's "
@@ -442,6 +444,10 @@ _IN_A_LINK = (
 _IN_AN_IMAGE = (
     "a placeholder in an image's description (its alt text) would be read out as markup: describe the image in "
     "words, and give the number in the text beside it"
+)
+_IN_BRACES = (
+    "a placeholder inside braces would land in an attribute list (`{: title=... }`) and break the element's tag: "
+    "put the number in the text"
 )
 _IN_AN_ABBREVIATION = (
     "a placeholder in an abbreviation's definition would show as markup in its tooltip: define the abbreviation in "
@@ -457,6 +463,7 @@ class _Markup:
         line = scan.blank(text, ((span.start, span.end) for span in spans), "\0")
         self.reference = _REFERENCE.match(line) is not None
         self.abbreviation = _ABBREVIATION.match(line) is not None
+        self.braces = [scan.Span(m.start(), m.end(), False) for m in _BRACES.finditer(line)]
         self.open_tags = {m.end() for m in _TAG_START.finditer(line) if not line.startswith(">", m.end())}
         destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
         self.link_starts = [start for start, _ in destinations]
@@ -473,6 +480,8 @@ class _Markup:
             return _IN_AN_IMAGE
         if self.abbreviation:
             return _IN_AN_ABBREVIATION
+        if scan.span_at(self.braces, start) is not None:
+            return _IN_BRACES
         return None
 
 

@@ -70,6 +70,10 @@ def test_a_placeholder_in_an_indented_paragraph_still_expands(text: str) -> None
         (f"![a plot of {VALUE}](plot.svg)", "a placeholder in an image's description (its alt text)"),
         (f"![a plot of {VALUE}][plot]", "a placeholder in an image's description (its alt text)"),
         (f"*[GRPO]: Group Relative, {VALUE}", "a placeholder in an abbreviation's definition"),
+        # attr_list writes these into the tag as they are: `<p title="mean <button ...">`
+        (f'A paragraph {{: title="mean {VALUE}" }}', "a placeholder inside braces would land in an attribute list"),
+        (f'## A heading {{ title="{VALUE}" }}', "a placeholder inside braces would land in an attribute list"),
+        (f'[a link](page.md){{: title="{VALUE}" }}', "a placeholder inside braces would land in an attribute list"),
     ],
     ids=[
         "attribute",
@@ -81,6 +85,9 @@ def test_a_placeholder_in_an_indented_paragraph_still_expands(text: str) -> None
         "image",
         "image by reference",
         "abbreviation",
+        "attribute list",
+        "heading's attribute list",
+        "link's attribute list",
     ],
 )
 def test_a_placeholder_in_a_tag_or_a_link_is_an_error_at_its_line(text: str, message: str) -> None:
@@ -96,6 +103,8 @@ def test_a_placeholder_beside_a_tag_or_a_link_expands() -> None:
     assert html.count(SHOWN) == 2
     html = page_html(f"An abbreviation, GRPO, and *emphasis* [GRPO]: {VALUE}.\n\n*[GRPO]: Group Relative\n")
     assert html.count(SHOWN) == 1 and '<abbr title="Group Relative">GRPO</abbr>' in html, html
+    html = page_html(f"Braces {{: .note }} and a value {VALUE} {{beside them}}.\n")
+    assert html.count(SHOWN) == 1
 
 
 def test_a_value_in_a_links_text_keeps_its_provenance_as_a_title_not_a_button() -> None:
