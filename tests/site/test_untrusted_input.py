@@ -122,6 +122,16 @@ def test_a_snippet_outside_the_book_is_refused_with_its_line(tmp_path: Path, lin
     assert "a secret" not in output
 
 
+def test_a_chapter_that_runs_code_or_loads_from_elsewhere_stops_the_build(tmp_path: Path) -> None:
+    # published as written before: a contributor's script ran for every reader, and the page fetched from a host
+    project = _book(tmp_path)
+    page = "# Scratch\n\nText.\n\n<img src=x onerror=alert(1)>\n\n![a plot](https://example.org/plot.png)\n"
+    add_pages(project, {"scratch.md": page})
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "docs/scratch.md:5: an event handler (onerror=) runs code in the reader's browser" in output, output
+    assert "docs/scratch.md:7: the page would load a file from another host (example.org)" in output, output
+
+
 def test_a_snippet_line_in_prose_is_not_read_as_a_number(tmp_path: Path) -> None:
     project = _book(tmp_path)
     add_pages(project, {"scratch.md": '# Scratch\n\n--8<-- "tests/site/new_chapter/sampling.md"\n'})

@@ -1,0 +1,76 @@
+"""A chapter runs no code of its own on the published page and loads only the site's files (hooks/site/own_files.py).
+
+Each refused case was published as written before this check, and would run in a reader's browser or fetch from
+another host; each is written the way a chapter would write it (Markdown or raw HTML), drawn through the book's own
+page hook and Markdown, and reported by the build's HTML check at its line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hooks import checks
+from hooks.engine.report import Report
+from hooks.site.own_files import foreign
+from tests.chapter_pipeline import PAGE, page_html
+
+RUNS = "would run or embed code"
+HANDLER = "an event handler"
+ELSEWHERE = "the page would load a file from another host"
+CHANGES = "changes how the whole page loads or looks"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("<script>alert(1)</script>", RUNS),
+        ("<SCRIPT SRC=/x.js></SCRIPT>", RUNS),
+        ('<iframe src="https://example.org/"></iframe>', RUNS),
+        ('<object data="x.swf"></object>', RUNS),
+        ('<img src="x.png" onerror="alert(1)">', HANDLER),
+        ("<img/onerror=alert(1) src=x>", HANDLER),  # a slash separates attributes too
+        ('A word.\n{: onclick="alert(1)" }', HANDLER),  # attr_list writes it into the paragraph's tag
+        ("[a link](javascript:alert(1))", "a javascript: address runs code"),
+        ('<a href="java&#x09;script:alert(1)">a link</a>', "a javascript: address runs code"),  # a tab, dropped
+        ("![a plot](https://example.org/plot.png)", ELSEWHERE + " (example.org)"),
+        ("![a plot][plot]\n\n[plot]: //example.org/plot.png", ELSEWHERE + " (example.org)"),
+        ('<img srcset="plot.png 1x, https://example.org/plot@2x.png 2x" alt="a plot">', ELSEWHERE),
+        ('<p style="background: url(https://example.org/a.png)">x</p>', ELSEWHERE),
+        ('<svg><image href="https://example.org/a.png"/></svg>', ELSEWHERE),
+        ('<video poster="https://example.org/p.png"></video>', ELSEWHERE),
+        ('<link rel="stylesheet" href="https://example.org/a.css">', CHANGES),
+        ("<style>body { display: none }</style>", CHANGES),
+        ('<meta http-equiv="refresh" content="0; url=https://example.org/">', CHANGES),
+    ],
+)
+def test_a_chapter_that_runs_code_or_loads_from_elsewhere_is_refused(line: str, message: str) -> None:
+    [found] = foreign(page_html(f"# Page\n\nProse.\n\n{line}\n"))
+    assert message in found.message, found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "A [link to a site](https://example.org/paper.pdf), one [in the book](ppo.md#gae), a [mail](mailto:a@b.c).",
+        "![a plot](assets/plot.svg) and ![inline bytes](data:image/png;base64,iVBORw0KGgo=)",
+        '<figure><img src="../assets/plot.svg" srcset="../assets/plot.svg 1x" alt="a plot"></figure>',
+        "<div style=\"background: url('assets/a.png')\">x</div>",
+        "On onclick= handlers, `<script>` tags and javascript: links: `<img src=x onerror=f()>`, &lt;script&gt;.",
+        '```html\n<script src="https://example.org/x.js"></script>\n```',
+        '<script type="application/json">{"a": 1}</script>',  # data, which the browser does not run
+        "<!-- grpo:widget clip ppo -->",  # the book's own widget: its data is a script of JSON
+    ],
+)
+def test_links_own_files_code_and_prose_about_them_pass(line: str) -> None:
+    assert foreign(page_html(f"# Page\n\n{line}\n")) == []
+
+
+def test_every_one_is_reported_at_its_line_with_the_tag() -> None:
+    source = "# Page\n\nProse.\n\n<img src=x onerror=alert(1)>\n\nMore.\n\n![a plot](https://example.org/plot.png)\n"
+    report = Report()
+    checks.check_html(page_html(source), checks.Source(PAGE, source), report)
+    found = [(problem.line, problem.message.split(" (")[0], problem.offending) for problem, _ in report.problems()]
+    assert found == [
+        (5, "an event handler", "<img src=x onerror=alert(1)>"),
+        (9, "the page would load a file from another host", '<img alt="a plot" src="https://example.org/plot.png" />'),
+    ]
