@@ -123,13 +123,21 @@ def _running_scheme(address: str) -> str:
 
 def _elsewhere(address: str) -> bool:
     """An address of another host: with a scheme (but data:, the bytes themselves) or starting '//'."""
+    scheme, host = _scheme_and_host(address)
+    return bool(host) or (bool(scheme) and scheme.lower() != "data")
+
+
+def _scheme_and_host(address: str) -> tuple[str, str]:
     address = _IGNORED_IN_A_SCHEME.sub("", address)
-    parts = urlsplit(address)
-    return bool(parts.netloc) or (bool(parts.scheme) and parts.scheme.lower() != "data")
+    try:
+        parts = urlsplit(address)
+    except ValueError:  # `//[x`, an IPv6 host never closed: no address of the site's own either
+        return "", address
+    return parts.scheme, parts.netloc
 
 
 def _from_elsewhere(address: str) -> str:
-    host = urlsplit(_IGNORED_IN_A_SCHEME.sub("", address)).netloc or address
+    host = _scheme_and_host(address)[1] or address
     return (
         f"the page would load a file from another host ({host}): the book's pages load only their own files; save "
         "it under docs/assets/ and name it from there"

@@ -38,6 +38,7 @@ CHANGES = "changes how the whole page loads or looks"
         ('<p style="background: url(https://example.org/a.png)">x</p>', ELSEWHERE),
         ('<svg><image href="https://example.org/a.png"/></svg>', ELSEWHERE),
         ('<video poster="https://example.org/p.png"></video>', ELSEWHERE),
+        ('<img src="//[example.org/a.png">', ELSEWHERE),  # an address urllib cannot split: no traceback
         ('<link rel="stylesheet" href="https://example.org/a.css">', CHANGES),
         ("<style>body { display: none }</style>", CHANGES),
         ('<meta http-equiv="refresh" content="0; url=https://example.org/">', CHANGES),
