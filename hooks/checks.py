@@ -17,6 +17,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml  # type: ignore[import-untyped]  # PyYAML, as MkDocs reads the front matter (already loaded by it)
+
 import grpo_examples as gx
 from hooks import chapters
 from hooks.engine import drift_guard, scan
@@ -119,6 +121,14 @@ class Checked:
     read: frozenset[str] = frozenset()
 
 
+# MkDocs reads a page's front matter as YAML (mkdocs 1.6.1, mkdocs/utils/meta.py get_data) and, when it cannot,
+# says nothing: the lines stay the page's first paragraph, and its title and description are lost.
+_FRONT_MATTER = re.compile(r"-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)  # get_data's YAML_RE
+FRONT_MATTER_UNREAD = (
+    "the front matter is not YAML that MkDocs can read ({what}), so the page would show it as text and lose its "
+    "title and description: quote a value that holds ': ' or begins with one of ! & * [ {{ | > @ ('title: \"GRPO: a "
+    "primer\"'), and close every quote"
+)
 IN_FRONT_MATTER = (
     "a placeholder in the front matter is not expanded: the title and the description are shown as written (in "
     "the nav, the browser's tab, link previews); write them without it, and put the number in the page"
@@ -156,6 +166,8 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
             _add_data_problems(report, problem.data, (source.path, problem.line))
         else:
             report.add(BookProblem(source.path, problem.line, 0, problem.message, problem.offending))
+    if first == 1 and (unread := _front_matter_unread(source)) is not None:
+        report.add(unread)
     for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
         if OPENING.search(line):
             report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))
@@ -166,6 +178,27 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
     for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
         report.add(BookProblem(source.path, found.line, found.column, found.message, found.offending))
     return Checked(expanded.markdown, expanded.used, expanded.read)
+
+
+def _front_matter_unread(source: Source) -> BookProblem | None:
+    """The problem of a front matter that MkDocs left in the page (its Markdown starts on line 1), at its line."""
+    block = _FRONT_MATTER.match(source.text)
+    if block is None:
+        return None
+    try:
+        data = yaml.load(block.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        if mark is None or mark.line >= block.group(1).count("\n"):  # the end: where what it read began (a quote)
+            mark = getattr(error, "context_mark", None) or mark
+        number = 2 + (mark.line if mark is not None else 0)  # the block's first line is the file's second
+        what = getattr(error, "problem", None) or "not YAML"
+    else:
+        if isinstance(data, dict):
+            return None  # read: a page of front matter alone
+        number, what = 2, "not 'key: value' lines"
+    lines = source.text.splitlines()
+    return BookProblem(source.path, number, 0, FRONT_MATTER_UNREAD.format(what=what), lines[number - 1])
 
 
 _LEFT_AS_A_COMMENT = re.compile(r"<!--\s*grpo:.*?-->", re.DOTALL)

@@ -112,6 +112,32 @@ def test_a_placeholder_in_the_front_matter_stops_the_hook_at_its_line(key: str) 
     assert message.count("docs/fuzz.md:") == 1, message
 
 
+@pytest.mark.parametrize(
+    ("line", "number", "what"),
+    [
+        ("title: GRPO: a primer", 2, "mapping values are not allowed"),  # an unquoted ': '
+        ('title: "GRPO, a primer', 2, "found unexpected end of stream"),  # a quote never closed: where it opened
+        ("title: !!python/object/apply:os.system ['true']", 2, "could not determine a constructor"),
+        ("  indented: too far", 3, "mapping values are not allowed"),
+    ],
+)
+def test_a_front_matter_mkdocs_cannot_read_stops_the_hook_at_its_line(line: str, number: int, what: str) -> None:
+    # MkDocs says nothing: it keeps the lines as the page's first paragraph, and the title and description are lost
+    lines = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "---" and lines[1].startswith("title: ") and lines[2].startswith("description: ")
+    lines[number - 1] = line
+    source = "\n".join(lines)
+    markdown, meta = get_data(source)
+    assert meta == {} and markdown == source  # what MkDocs hands the hook
+    with pytest.raises(PluginError) as caught:
+        page_markdown(markdown, source=source)
+    message = str(caught.value)
+    assert message.startswith(f"docs/fuzz.md:{number}: the front matter is not YAML that MkDocs can read ({what}"), (
+        message
+    )
+    assert f"\n    {line.strip()}\n" in message  # the line as written
+
+
 def _check(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CHECK, *arguments], capture_output=True, text=True, check=False, cwd=ROOT, timeout=300)
 
