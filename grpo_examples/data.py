@@ -120,6 +120,8 @@ def display(path: Path) -> str:
 
 def load(path: Path, schema: type[T]) -> T:
     """The file's tables as an instance of schema; DataError listing every problem if it does not fit."""
+    if path.is_symlink() and not path.resolve().is_relative_to(path.parent.resolve()):  # a message would quote it
+        raise DataError(path, ["the file is a link to a file outside its folder: put the data itself here"])
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise DataError(path, [f"the file is larger than the book allows ({MAX_FILE_BYTES:,} bytes): shorten it"])

@@ -219,6 +219,23 @@ def check_html(html: str, source: Source, report: Report) -> None:
         report.add(BookProblem(source.path, source.line_of(found.find), 0, found.message, found.tag))
 
 
+def check_linked_out(files: list[Path], project: Path, report: Report) -> list[Path]:
+    """The files of docs/ that are links to a file outside the book (a symbolic link, or one in a linked folder),
+    each reported: MkDocs would read or copy what they point to into the published site, from any folder of the
+    machine that builds it."""
+    outside = [path for path in files if not path.resolve().is_relative_to(project.resolve())]
+    for path in outside:
+        shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+        report.add(BookProblem(shown, 1, 0, LINKED_OUT, f"{shown} -> {path.resolve()}"))
+    return outside
+
+
+LINKED_OUT = (
+    "this file is a link to a file outside the book, which the site would publish: put the file itself in the book "
+    "(git add it, not a link to it)"
+)
+
+
 def _snippet_problem(path: str, project: Path) -> str | None:
     """Why a snippet line cannot paste this file, or None: it must be a file of the book, named from the book's
     folder (mkdocs.yml sets pymdownx.snippets' base path there; this also refuses a link that leads outside)."""

@@ -238,6 +238,20 @@ def test_a_missing_file_says_to_restore_it(tmp_path: Path) -> None:
     assert problem == "the file is missing: restore it (git checkout -- it)"
 
 
+def test_a_data_file_that_links_out_of_its_folder_is_refused_unread(tmp_path: Path) -> None:
+    # a TOML error quotes the line where the parser stopped: a link to a secret would put its first line in CI's log
+    secret = tmp_path / "secret"
+    secret.write_text("key-1234 not TOML\n", encoding="utf-8")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "ppo.toml").symlink_to(secret)
+    with pytest.raises(DataError) as caught:
+        load(tmp_path / "data" / "ppo.toml", Everything)
+    assert caught.value.problems == ["the file is a link to a file outside its folder: put the data itself here"]
+    assert "key-1234" not in str(caught.value)
+    (tmp_path / "data" / "same.toml").symlink_to(write(tmp_path / "data", EVERYTHING))  # within the folder: read
+    assert load(tmp_path / "data" / "same.toml", Everything).count == 3
+
+
 def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     text = EVERYTHING
     for old, new in [

@@ -132,6 +132,24 @@ def test_a_chapter_that_runs_code_or_loads_from_elsewhere_stops_the_build(tmp_pa
     assert "docs/scratch.md:7: the page would load a file from another host (example.org)" in output, output
 
 
+def test_a_file_of_docs_that_links_outside_the_book_stops_the_build(tmp_path: Path) -> None:
+    # MkDocs follows links in docs/: it published what they point to (a file, a whole folder) from the machine
+    project = _book(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("a secret\n", encoding="utf-8")
+    (project / "docs" / "assets" / "leak.txt").symlink_to(outside / "secret.txt")
+    (project / "docs" / "assets" / "linked").symlink_to(outside, target_is_directory=True)
+    (project / "docs" / "assets" / "readme.txt").symlink_to(project / "README.md")  # a file of the book: fine
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    problems = [line for line in output.splitlines() if "a link to a file outside the book" in line]
+    assert [line.split(": this file")[0].split()[-1] for line in problems] == [
+        "docs/assets/leak.txt:1",
+        "docs/assets/linked/secret.txt:1",
+    ], output
+    assert "a secret" not in output and not list((tmp_path / "site").rglob("secret.txt"))
+
+
 def test_a_snippet_line_in_prose_is_not_read_as_a_number(tmp_path: Path) -> None:
     project = _book(tmp_path)
     add_pages(project, {"scratch.md": '# Scratch\n\n--8<-- "tests/site/new_chapter/sampling.md"\n'})
