@@ -219,6 +219,20 @@ def check_html(html: str, source: Source, report: Report) -> None:
         report.add(BookProblem(source.path, source.line_of(found.find), 0, found.message, found.tag))
 
 
+def page_text(data: bytes, path: str, report: Report) -> str:
+    """A page's file as text, as MkDocs reads it (UTF-8, a byte-order mark dropped). One that is not UTF-8 is
+    reported at the line of its first bad byte and read with each bad byte replaced, so that the rest of the book
+    is still checked."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8-sig", errors="replace")
+        number = data.count(b"\n", 0, error.start) + 1
+        message = f"not UTF-8 text (the byte 0x{data[error.start]:02x}): save the file as UTF-8 (the editor's encoding)"
+        report.add(BookProblem(path, number, 0, message, text.splitlines()[number - 1]))
+        return text
+
+
 def check_linked_out(files: list[Path], project: Path, report: Report) -> list[Path]:
     """The files of docs/ that are links to a file outside the book (a symbolic link, or one in a linked folder),
     each reported: MkDocs would read or copy what they point to into the published site, from any folder of the

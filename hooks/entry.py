@@ -106,6 +106,11 @@ def on_pre_build(config: Any) -> None:
     _events().on_pre_build(config)
 
 
+def on_page_read_source(page: Any, config: Any) -> str:
+    result: str = _events().on_page_read_source(page, config)
+    return result
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     result: str = _events().on_page_markdown(markdown, page, config, files)
     return result

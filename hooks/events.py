@@ -180,22 +180,22 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     pages = [file.page for file in files.documentation_pages() if file.page is not None]
     _order[:] = [(p.file.src_uri, p.url) for p in pages if not print_book.is_print_page(p)]
     candidates = [
-        incremental.Candidate(p.file.src_uri, _with_snippets(p.file.content_string, config), Path(p.file.abs_dest_path))
+        incremental.Candidate(p.file.src_uri, _with_snippets(_text(p, config), config), Path(p.file.abs_dest_path))
         for p in pages
         if not print_book.is_print_page(p)
     ]
     by_uri = {page.file.src_uri: page for page in pages}
 
     def expands_as(uri: str, record: incremental.PageRecord) -> bool:
-        report, markdown = Report(), _body(by_uri[uri])
+        report, markdown = Report(), _body(by_uri[uri], config)
         checked = check_page(markdown, by_uri[uri], config, report)
         _planned[uri] = (markdown, checked, report)  # if it is rebuilt, on_page_markdown takes this
         return not len(report) and checked.markdown == record.expanded
 
     def guard_clear(uri: str, record: incremental.PageRecord) -> bool:
         page = by_uri[uri]
-        source = checks.Source(_source_path(page, config), page.file.content_string)
-        return not checks.drift_findings(_body(page), source, record.used)
+        source = checks.Source(_source_path(page, config), _text(page, config))
+        return not checks.drift_findings(_body(page, config), source, record.used)
 
     plan = incremental.plan(
         state,
@@ -233,15 +233,31 @@ def _with_snippets(source: str, config: MkDocsConfig) -> str:
     return "\0".join([source, *pasted])
 
 
-def _body(page: Page) -> str:
+def _body(page: Page, config: MkDocsConfig) -> str:
     """The page's Markdown without its front matter, as MkDocs hands it to on_page_markdown."""
-    return get_data(page.file.content_string)[0]
+    return get_data(_text(page, config))[0]
+
+
+def _text(page: Page, config: MkDocsConfig) -> str:
+    """The page's file as text. MkDocs' own reading stops the build with a traceback on a file that is not UTF-8:
+    such a file is reported at its line (hooks/checks.py page_text) and read with its bad bytes replaced."""
+    try:
+        return page.file.content_string
+    except UnicodeDecodeError:
+        if page.file.abs_src_path is None:  # a page the book makes (the whole book), never of an author's file
+            raise
+        return checks.page_text(Path(page.file.abs_src_path).read_bytes(), _source_path(page, config), _report)
+
+
+def on_page_read_source(page: Page, config: MkDocsConfig) -> str:
+    """The page's file as text, read once, as every hook reads it (_text)."""
+    return _text(page, config)
 
 
 def check_page(markdown: str, page: Page, config: MkDocsConfig, report: Report) -> checks.Checked:
     """The page through hooks/checks.py (the same function `make check` calls): its Markdown expanded, its
     problems into the report."""
-    source = checks.Source(_source_path(page, config), page.file.content_string)
+    source = checks.Source(_source_path(page, config), _text(page, config))
     try:
         return checks.check_page(markdown, source, _project(config), report, math=_math_on)
     except checks.BookError as error:
@@ -260,7 +276,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         result = check_page(markdown, page, config, own)
     _report.merge(own)
     if _incremental and not print_book.is_print_page(page):
-        source = _with_snippets(page.file.content_string, config)
+        source = _with_snippets(_text(page, config), config)
         _pending[page.file.src_uri] = incremental.PageRecord(source, result.used, result.read, result.markdown)
     return error_overlay.stand_in(markdown) if len(own) else result.markdown
 
@@ -315,7 +331,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py), and a long name in
     inline code wraps at its dots and slashes on a phone (hooks/site/code_breaks.py)."""
-    checks.check_html(html, checks.Source(_source_path(page, config), page.file.content_string), _report)
+    checks.check_html(html, checks.Source(_source_path(page, config), _text(page, config)), _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")

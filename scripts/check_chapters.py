@@ -33,7 +33,7 @@ def check_page(path: Path, project: Path, report: Any) -> None:
     if not path.is_relative_to(docs) or path.suffix != ".md":
         report.add(Problem(str(path), 1, 0, f"not a page of the book: give a .md file under {docs}", ""))
         return
-    text = path.read_text(encoding="utf-8-sig")
+    text = checks.page_text(path.read_bytes(), path.relative_to(project).as_posix(), report)
     markdown, _ = get_data(text)
     checks.check_page(markdown, checks.Source(path.relative_to(project).as_posix(), text), project, report)
 

@@ -182,3 +182,14 @@ def test_the_check_refuses_a_file_that_is_not_a_page(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert f"{stray}:1: not a page of the book" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_the_check_reports_a_page_that_is_not_utf8_at_its_line(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "book")
+    page = project / "docs" / "grpo.md"
+    number = page.read_bytes().count(b"\n") + 1
+    page.write_bytes(page.read_bytes() + "Café.\n".encode("latin-1"))
+    result = _check("--project", str(project))
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"docs/grpo.md:{number}: not UTF-8 text (the byte 0xe9): save the file as UTF-8" in result.stdout
+    assert "1 problem in 1 file" in result.stdout  # the page's placeholders still expanded: nothing else is wrong

@@ -150,6 +150,16 @@ def test_a_file_of_docs_that_links_outside_the_book_stops_the_build(tmp_path: Pa
     assert "a secret" not in output and not list((tmp_path / "site").rglob("secret.txt"))
 
 
+def test_a_page_that_is_not_utf8_is_a_message_at_its_line(tmp_path: Path) -> None:
+    # saved as Latin-1 by an editor: MkDocs stopped with a UnicodeDecodeError's traceback
+    project = _book(tmp_path)
+    add_pages(project, {"scratch.md": "---\ntitle: Scratch\ndescription: A page.\n---\n\n# Scratch\n\nText.\n"})
+    page = project / "docs" / "scratch.md"
+    page.write_bytes(page.read_bytes() + "Café au lait.\n".encode("latin-1"))  # line 9
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "docs/scratch.md:9: not UTF-8 text (the byte 0xe9): save the file as UTF-8" in output, output[-2000:]
+
+
 def test_a_snippet_line_in_prose_is_not_read_as_a_number(tmp_path: Path) -> None:
     project = _book(tmp_path)
     add_pages(project, {"scratch.md": '# Scratch\n\n--8<-- "tests/site/new_chapter/sampling.md"\n'})
