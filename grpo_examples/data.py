@@ -125,7 +125,7 @@ def load(path: Path, schema: type[T]) -> T:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise DataError(path, [f"the file is larger than the book allows ({MAX_FILE_BYTES:,} bytes): shorten it"])
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (some editors write one) dropped
     except FileNotFoundError:
         raise DataError(path, ["the file is missing: restore it (git checkout -- it)"]) from None
     except IsADirectoryError:

@@ -233,6 +233,13 @@ def test_a_toml_syntax_error_gives_the_line_and_column(tmp_path: Path) -> None:
     assert caught.value.places[0] == Place(2, 9, "count = = 3")
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    # some editors save UTF-8 with one; tomllib read it as "Invalid statement (at line 1, column 1)"
+    path = tmp_path / "settings.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + EVERYTHING.encode("utf-8"))
+    assert load(path, Everything).count == 3
+
+
 def test_a_missing_file_says_to_restore_it(tmp_path: Path) -> None:
     [problem] = problems_of(tmp_path / "gone.toml", Everything)
     assert problem == "the file is missing: restore it (git checkout -- it)"
