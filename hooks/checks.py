@@ -220,17 +220,21 @@ def check_html(html: str, source: Source, report: Report) -> None:
 
 
 def page_text(data: bytes, path: str, report: Report) -> str:
-    """A page's file as text, as MkDocs reads it (UTF-8, a byte-order mark dropped). One that is not UTF-8 is
-    reported at the line of its first bad byte and read with each bad byte replaced, so that the rest of the book
-    is still checked."""
+    """A page's file as text, as MkDocs reads it (UTF-8, a byte-order mark dropped, every line ending '\\n'). One
+    that is not UTF-8 is reported at the line of its first bad byte and read with each bad byte replaced, so that
+    the rest of the book is still checked."""
     try:
-        return data.decode("utf-8-sig")
+        return _lines_ending_in_newline(data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
-        text = data.decode("utf-8-sig", errors="replace")
+        text = _lines_ending_in_newline(data.decode("utf-8-sig", errors="replace"))
         number = data.count(b"\n", 0, error.start) + 1
         message = f"not UTF-8 text (the byte 0x{data[error.start]:02x}): save the file as UTF-8 (the editor's encoding)"
         report.add(BookProblem(path, number, 0, message, text.splitlines()[number - 1]))
         return text
+
+
+def _lines_ending_in_newline(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as Python's text mode reads a file
 
 
 def check_linked_out(files: list[Path], project: Path, report: Report) -> list[Path]:

@@ -193,3 +193,16 @@ def test_the_check_reports_a_page_that_is_not_utf8_at_its_line(tmp_path: Path) -
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert f"docs/grpo.md:{number}: not UTF-8 text (the byte 0xe9): save the file as UTF-8" in result.stdout
     assert "1 problem in 1 file" in result.stdout  # the page's placeholders still expanded: nothing else is wrong
+
+
+def test_the_check_reads_a_page_with_windows_line_endings_as_the_build_does(tmp_path: Path) -> None:
+    # MkDocs reads a page in text mode ('\r\n' -> '\n'): the check must see the same front matter and lines
+    project = copy_project(tmp_path / "book")
+    page = project / "docs" / "grpo.md"
+    text = page.read_text(encoding="utf-8").replace("\ntitle: ", "\ntitle: <!-- grpo:value easy.G --> ", 1)
+    text += "See <!-- grpo:value esay.mean -->.\n"
+    page.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    result = _check("--project", str(project), str(page))
+    assert "docs/grpo.md:2: a placeholder in the front matter is not expanded" in result.stdout, result.stdout
+    assert f"docs/grpo.md:{text.count(chr(10))}: unknown name 'esay'" in result.stdout, result.stdout
+    assert "2 problems in 1 file" in result.stdout
