@@ -189,7 +189,7 @@ def _front_matter_unread(source: Source) -> BookProblem | None:
         data = yaml.load(block.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        if mark is None or mark.line >= block.group(1).count("\n"):  # the end: where what it read began (a quote)
+        if mark is None or mark.line >= block.group(1).count("\n"):  # at the end (a quote never closed): its start
             mark = getattr(error, "context_mark", None) or mark
         number = 2 + (mark.line if mark is not None else 0)  # the block's first line is the file's second
         what = getattr(error, "problem", None) or "not YAML"
@@ -237,6 +237,12 @@ def _lines_ending_in_newline(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as Python's text mode reads a file
 
 
+LINKED_OUT = (
+    "this file is a link to a file outside the book, which the site would publish: put the file itself in the book "
+    "(git add it, not a link to it)"
+)
+
+
 def check_linked_out(files: list[Path], project: Path, report: Report) -> list[Path]:
     """The files of docs/ that are links to a file outside the book (a symbolic link, or one in a linked folder),
     each reported: MkDocs would read or copy what they point to into the published site, from any folder of the
@@ -246,12 +252,6 @@ def check_linked_out(files: list[Path], project: Path, report: Report) -> list[P
         shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
         report.add(BookProblem(shown, 1, 0, LINKED_OUT, f"{shown} -> {path.resolve()}"))
     return outside
-
-
-LINKED_OUT = (
-    "this file is a link to a file outside the book, which the site would publish: put the file itself in the book "
-    "(git add it, not a link to it)"
-)
 
 
 def _snippet_problem(path: str, project: Path) -> str | None:
