@@ -24,7 +24,7 @@ import re
 import tomllib
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -81,6 +81,15 @@ class Pattern:
 
     regex: str
     what: str  # the form in words, for the message
+
+
+def repeated(items: Sequence[object]) -> tuple[int, int] | None:
+    """(i, j), counted from 1, for the first item j that repeats an earlier item i; None when all differ. A
+    schema's check names both: `cases[3].name: 'positive-above' is also the name of cases[2]`."""
+    for index, item in enumerate(items):
+        if item in items[:index]:
+            return items.index(item) + 1, index + 1
+    return None
 
 
 def name_of(what: str) -> Pattern:

@@ -17,7 +17,7 @@ from typing import Annotated
 import numpy as np
 
 from grpo_examples.critic_memory import MemoryPart, bytes_per_parameter, total_bytes, training_memory
-from grpo_examples.data import SAID, Between, name_of
+from grpo_examples.data import SAID, Between, name_of, repeated
 from grpo_examples.gae import discounted_returns, gae_advantages, td_errors
 from grpo_examples.ppo import (
     clip_binds,
@@ -108,11 +108,10 @@ class Settings:
     def __post_init__(self) -> None:
         if not 0 < self.epsilon < 1:
             raise ValueError(f"epsilon: the clip range must lie in (0, 1), got {self.epsilon}")
-        names = [case.name for case in self.cases]
-        for index, name in enumerate(names):
-            if name in names[:index]:
-                first = names.index(name) + 1
-                raise ValueError(f"cases[{index + 1}].name: {name!r} is also the name of cases[{first}]: rename one")
+        if twice := repeated([case.name for case in self.cases]):
+            first, second = twice
+            name = self.cases[second - 1].name
+            raise ValueError(f"cases[{second}].name: {name!r} is also the name of cases[{first}]: rename one")
 
 
 # ---------------------------------------------------------------- the model

@@ -20,7 +20,7 @@ from grpo_examples.advantage_variants import dr_grpo_advantages, std_scale
 from grpo_examples.advantages import advantages
 from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS, capped_below, probability_ceiling
 from grpo_examples.conventions import TRL, VERL
-from grpo_examples.data import SAID, Between
+from grpo_examples.data import SAID, Between, repeated
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
 from grpo_examples.float32 import float32_advantages, float32_mean
 from grpo_examples.group import group, group_names, groups_file_error
@@ -59,10 +59,11 @@ class KlData:
     def __post_init__(self) -> None:
         if not self.tokens or not len(self.tokens) == len(self.pi_theta) == len(self.pi_ref):
             raise ValueError("needs one pi_theta and one pi_ref per token")
-        for index, token in enumerate(self.tokens):
-            if token in self.tokens[:index]:
-                first = self.tokens.index(token) + 1
-                raise ValueError(f"tokens: {token!r} is token {first} and token {index + 1}: write each candidate once")
+        if twice := repeated(self.tokens):
+            first, second = twice
+            raise ValueError(
+                f"tokens: {self.tokens[first - 1]!r} is token {first} and token {second}: write each candidate once"
+            )
         for name, distribution in (("pi_theta", self.pi_theta), ("pi_ref", self.pi_ref)):
             if min(distribution) <= 0 or max(distribution) > 1 or abs(sum(distribution) - 1) > 1e-9:
                 raise ValueError(f"{name}: a distribution over the tokens, each in (0, 1] and adding up to 1")

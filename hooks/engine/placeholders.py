@@ -16,7 +16,6 @@ Nothing on a page is ever evaluated: names are looked up.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import inspect
 import re
@@ -465,16 +464,14 @@ class _Markup:
         self.abbreviation = _ABBREVIATION.match(line) is not None
         self.braces = [scan.Span(m.start(), m.end(), False) for m in _BRACES.finditer(line)]
         self.open_tags = {m.end() for m in _TAG_START.finditer(line) if not line.startswith(">", m.end())}
-        destinations = [(m.start() + 2, m.end()) for m in _LINK_DESTINATION.finditer(line)]  # in order, apart
-        self.link_starts = [start for start, _ in destinations]
-        self.link_ends = [end for _, end in destinations]
+        # in order and apart; a placeholder right at a destination's end is in it too (one left open runs on)
+        self.destinations = [scan.Span(m.start() + 2, m.end() + 1, False) for m in _LINK_DESTINATION.finditer(line)]
         self.images = [scan.Span(m.start(1), m.end(1), False) for m in _IMAGE_DESCRIPTION.finditer(line)]
 
     def problem(self, start: int) -> str | None:
         if start in self.open_tags:
             return _IN_A_TAG
-        link = bisect.bisect_right(self.link_starts, start) - 1  # the last destination that starts before it
-        if self.reference or (link >= 0 and start <= self.link_ends[link]):
+        if self.reference or scan.span_at(self.destinations, start) is not None:
             return _IN_A_LINK
         if scan.span_at(self.images, start) is not None:
             return _IN_AN_IMAGE

@@ -42,7 +42,8 @@ class Line:
 
 @dataclass(frozen=True)
 class Span:
-    """A part of a prose line that is not prose: inline code or inline math."""
+    """A part of a prose line that is not prose: inline code or inline math (and, for hooks/engine/placeholders.py,
+    where a placeholder cannot stand: a link's destination, an image's description, braces)."""
 
     start: int
     end: int

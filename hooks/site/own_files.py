@@ -22,8 +22,10 @@ from urllib.parse import urlsplit
 # data), an event handler, an address the page loads with a scheme or '//', a CSS url(), and a link's address
 # with a scheme other than the web's or an entity (`java&#x09;script:`). Each test is a literal search or a short
 # expression, not one alternation, which would read a page's 240 kB of KaTeX ten times slower.
-_TAGS = ["<iframe", "<frame", "<object", "<embed", "<applet", "<base", "<meta", "<link", "<style", "srcset"]
-_TAGS += ["<image", "<use", "<feimage"]  # SVG's: they fetch their href
+_LOOK_FOR = (  # tags that run, embed or restyle; SVG's that fetch their href; a srcset, whose addresses are a list
+    *("<iframe", "<frame", "<object", "<embed", "<applet", "<base", "<meta", "<link", "<style"),
+    *("<image", "<use", "<feimage", "srcset"),
+)
 _WIDGET_DATA = '<script class="grpo-widget__data" type="application/json">'
 _ATTRIBUTES = (
     re.compile(r"on[a-z]+\s*="),
@@ -63,7 +65,7 @@ def foreign(html: str) -> list[Foreign]:
 def _worth_parsing(page: str) -> bool:
     if page.count("<script") > page.count(_WIDGET_DATA):
         return True
-    return any(tag in page for tag in _TAGS) or any(test.search(page) for test in _ATTRIBUTES)
+    return any(text in page for text in _LOOK_FOR) or any(test.search(page) for test in _ATTRIBUTES)
 
 
 class _Reader(HTMLParser):
