@@ -171,9 +171,7 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
     for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
         if OPENING.search(line):
             report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))
-    for snippet in scan.snippets(markdown, first):  # pymdownx.snippets must never read a file outside the book
-        if (refusal := _snippet_problem(snippet.path, project)) is not None:
-            report.add(BookProblem(source.path, snippet.line, 0, refusal, snippet.path))
+    pasted_files(markdown, source.path, project, report, first)
     # typed numbers: hooks/engine/drift_guard.py
     for found in drift_guard.findings(the_book, markdown, first, used=expanded.used):
         report.add(BookProblem(source.path, found.line, found.column, found.message, found.offending))
@@ -219,7 +217,7 @@ def check_html(html: str, source: Source, report: Report) -> None:
         report.add(BookProblem(source.path, source.line_of(found.find), 0, found.message, found.tag))
 
 
-def page_text(data: bytes, path: str, report: Report) -> str:
+def page_text(data: bytes, path: str, report: Report, breaks: tuple[str, int] | None = None) -> str:
     """A page's file as text, as MkDocs reads it (UTF-8, a byte-order mark dropped, every line ending '\\n'). One
     that is not UTF-8 is reported at the line of its first bad byte and read with each bad byte replaced, so that
     the rest of the book is still checked."""
@@ -229,7 +227,7 @@ def page_text(data: bytes, path: str, report: Report) -> str:
         text = _lines_ending_in_newline(data.decode("utf-8-sig", errors="replace"))
         number = data.count(b"\n", 0, error.start) + 1
         message = f"not UTF-8 text (the byte 0x{data[error.start]:02x}): save the file as UTF-8 (the editor's encoding)"
-        report.add(BookProblem(path, number, 0, message, text.splitlines()[number - 1]))
+        report.add(BookProblem(path, number, 0, message, text.splitlines()[number - 1]), breaks)
         return text
 
 
@@ -254,12 +252,50 @@ def check_linked_out(files: list[Path], project: Path, report: Report) -> list[P
     return outside
 
 
+# pymdownx.snippets pastes any file under its base path, the book's folder (mkdocs.yml), and the files those paste:
+# .git/config (where a CI checkout keeps its token), a .env, a credentials file a CI step wrote. A snippet line may
+# name only a file of these folders, each one `make serve` watches (docs/, and mkdocs.yml's `watch:`), so that a
+# save of a pasted file rebuilds the pages that paste it (tests/site/test_incremental.py checks both).
+SNIPPET_FOLDERS = ("docs", "grpo_examples", "tests/site/new_chapter")
+SNIPPET_OUTSIDE = (
+    "a snippet may paste only a file of the book's "
+    + ", ".join(f"{folder}/" for folder in SNIPPET_FOLDERS)
+    + ", named from the book's folder (e.g. tests/site/new_chapter/sampling.py): this one is {where}"
+)
+
+
+def pasted_files(markdown: str, shown: str, project: Path, report: Report, first: int = 1) -> list[Path]:
+    """Every file the page's snippet lines paste, then the files their own snippet lines paste (pymdownx.snippets
+    pastes those too, named from the same base path), each once. A line that names a file it may not paste, or a
+    pasted file that is not UTF-8, is a problem at its own line (in the page, or in the pasted file with the
+    page's line under it); the page is then built as a stand-in, so pymdownx.snippets never reads that file."""
+    files: list[Path] = []
+    to_read = [(shown, markdown, first, (shown, first))]
+    while to_read:
+        where, text, start, page_line = to_read.pop(0)
+        for snippet in scan.snippets(text, start) if "8<" in text else ():
+            breaks = None if where == shown else page_line
+            if (refusal := _snippet_problem(snippet.path, project)) is not None:
+                report.add(BookProblem(where, snippet.line, 0, refusal, snippet.path), breaks)
+                continue
+            file = (project / snippet.path).resolve()
+            if file not in files:
+                files.append(file)
+                name = file.relative_to(project.resolve()).as_posix()
+                pasted_at = breaks or (shown, snippet.line)  # the page's line that pastes it, or pastes its paster
+                pasted = page_text(file.read_bytes(), name, report, pasted_at)  # pymdownx reads UTF-8, or stops
+                to_read.append((name, pasted, 1, pasted_at))
+    return files
+
+
 def _snippet_problem(path: str, project: Path) -> str | None:
-    """Why a snippet line cannot paste this file, or None: it must be a file of the book, named from the book's
-    folder (mkdocs.yml sets pymdownx.snippets' base path there; this also refuses a link that leads outside)."""
+    """Why a snippet line cannot paste this file, or None: it must be a file of SNIPPET_FOLDERS, named from the
+    book's folder (mkdocs.yml sets pymdownx.snippets' base path there); a link is judged by where it leads."""
     target = (project / path).resolve()
     if not target.is_relative_to(project.resolve()):
-        return f"a snippet may paste only a file of the book (under {project}): this one is outside it"
+        return SNIPPET_OUTSIDE.format(where="outside the book")
+    if not any(target.is_relative_to((project / folder).resolve()) for folder in SNIPPET_FOLDERS):
+        return SNIPPET_OUTSIDE.format(where=f"in {target.relative_to(project.resolve()).as_posix()}")
     if not target.is_file():
         return "no such file in the book: name it from the book's folder, e.g. tests/site/new_chapter/sampling.py"
     return None

@@ -24,7 +24,6 @@ from mkdocs.utils import clean_directory
 from mkdocs.utils.meta import get_data
 
 from hooks import checks
-from hooks.engine import scan
 from hooks.engine.report import Report
 from hooks.site import (
     build_date,
@@ -225,12 +224,8 @@ def _with_snippets(source: str, config: MkDocsConfig) -> str:
     """The page's file and, after it, each file its snippet lines paste: what the page is made from."""
     if "8<" not in source:  # no snippet line: the page is its file
         return source
-    pasted, project = [], _project(config)
-    for snippet in scan.snippets(source):
-        path = (project / snippet.path).resolve()
-        inside = path.is_relative_to(project) and path.is_file()  # check_page refuses the others, with their line
-        pasted.append(path.read_text(encoding="utf-8", errors="replace") if inside else "")
-    return "\0".join([source, *pasted])
+    pasted = checks.pasted_files(source, "", _project(config), Report())  # check_page reports their problems
+    return "\0".join([source, *(path.read_text(encoding="utf-8", errors="replace") for path in pasted)])
 
 
 def _body(page: Page, config: MkDocsConfig) -> str:

@@ -19,8 +19,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from mkdocs.config import load_config
 
-from tests.conftest import copy_project
+from hooks import checks
+from hooks.site.build_date import SOURCES
+from tests.conftest import ROOT, copy_project
 
 WORKER = Path(__file__).with_name("serve_builds.py")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -132,6 +135,12 @@ def code_docstring(project: Path, step: int) -> str:
     return "a field's docstring in grpo_examples/group.py, which the guide's list of paths shows"
 
 
+def pasted_file(project: Path, step: int) -> str:
+    with (project / "tests" / "site" / "new_chapter" / "sampling.py").open("a", encoding="utf-8") as code:
+        code.write(f"\n# an edit of a pasted file, {step}\n")
+    return "a line added to tests/site/new_chapter/sampling.py, which a snippet of the author's guide pastes"
+
+
 def nav_order(project: Path, step: int) -> str:
     path = project / "mkdocs.yml"
     text = path.read_text(encoding="utf-8")
@@ -150,6 +159,7 @@ EDITS: list[Callable[[Path, int], str]] = [
     data_answer,
     code_comment,
     code_docstring,
+    pasted_file,
     nav_order,
 ]
 
@@ -195,3 +205,12 @@ def test_an_edit_rebuilds_only_the_pages_it_changes(serving: tuple[Path, Serving
     assert "grpo.md" in rebuilt and "references.md" not in rebuilt and "of 14 pages" in rebuilt
     nav_order(project, 0)
     assert server.rebuild() == ["grpo: building all 14 pages"]
+
+
+def test_a_snippet_pastes_only_files_that_make_serve_watches_and_the_build_date_counts() -> None:
+    # a file a snippet pasted from elsewhere: a save of it showed nothing until another edit (or never, unwatched)
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    watched = [Path(config.docs_dir), *(Path(folder) for folder in config.watch)]
+    for folder in checks.SNIPPET_FOLDERS:
+        assert any((ROOT / folder).resolve().is_relative_to(w.resolve()) for w in watched), folder
+        assert any(Path(folder).is_relative_to(source) for source in SOURCES), folder

@@ -110,15 +110,40 @@ def test_an_authors_print_page_is_not_replaced(tmp_path: Path) -> None:
         ('--8<-- "/etc/hostname"', "a snippet may paste only a file of the book"),
         ('--8<-- "../outside.txt"', "a snippet may paste only a file of the book"),
         ('--8<-- "docs/no-such-file.md"', "no such file in the book"),
+        ('--8<-- ".env"', "a snippet may paste only a file of the book's docs/"),
+        ('--8<-- "docs/../.env"', "a snippet may paste only a file of the book's docs/"),
     ],
-    ids=["absolute", "parent", "missing"],
+    ids=["absolute", "parent", "missing", "the build machine's file", "through docs"],
 )
 def test_a_snippet_outside_the_book_is_refused_with_its_line(tmp_path: Path, line: str, message: str) -> None:
+    # a file in the book's folder that is not the book's (.git/config keeps a CI checkout's token) was published
     project = _book(tmp_path)
     (tmp_path / "outside.txt").write_text("a secret\n", encoding="utf-8")
+    (project / ".env").write_text("a secret\n", encoding="utf-8")
     add_pages(project, {"scratch.md": f"# Scratch\n\nText.\n\n```text\n{line}\n```\n"})
     output = _refused(mkdocs_build(project, tmp_path / "site"))
     assert f"docs/scratch.md:6: {message}" in output, output[-2000:]
+    assert "a secret" not in output
+
+
+def test_a_file_a_snippet_pastes_is_checked_as_the_page_is(tmp_path: Path) -> None:
+    # pymdownx.snippets pastes the snippets of a pasted file too: one under tests/ pasted .env into the page; a
+    # pasted file that is not UTF-8 stopped the build with a UnicodeDecodeError's traceback
+    project = _book(tmp_path)
+    (project / ".env").write_text("a secret\n", encoding="utf-8")
+    folder = project / "grpo_examples" / "quoted"
+    folder.mkdir()
+    (folder / "nested.md").write_text('Quoted:\n\n--8<-- ".env"\n', encoding="utf-8")
+    (folder / "latin.txt").write_bytes("a caf\u00e9\n".encode("latin-1"))
+    page = '# Scratch\n\n--8<-- "{0}/nested.md"\n\n```text\n--8<-- "{0}/latin.txt"\n```\n'.format(
+        "grpo_examples/quoted"
+    )
+    add_pages(project, {"scratch.md": page})
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "grpo_examples/quoted/nested.md:3: a snippet may paste only a file of the book's docs/" in output, output
+    assert "docs/scratch.md: line 3" in output.split("grpo_examples/quoted/nested.md:3:")[1], output
+    assert "grpo_examples/quoted/latin.txt:1: not UTF-8 text (the byte 0xe9)" in output, output
+    assert "docs/scratch.md: line 6" in output.split("grpo_examples/quoted/latin.txt:1:")[1], output
     assert "a secret" not in output
 
 
@@ -210,4 +235,4 @@ def test_snippets_are_read_from_the_book_wherever_mkdocs_runs(tmp_path: Path) ->
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(project / "mkdocs.yml")]
     command += ["--site-dir", str(tmp_path / "site")]
     result = subprocess.run(command, cwd="/", env=env, capture_output=True, text=True, timeout=300, check=False)
-    assert "docs/scratch.md:4: no such file in the book" in _refused(result)
+    assert "docs/scratch.md:4: a snippet may paste only a file of the book's docs/" in _refused(result)
