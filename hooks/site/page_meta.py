@@ -1,9 +1,14 @@
-"""Each page's description, for search engines and link previews (overrides/partials/page-meta.html).
+"""Each page's title and description from its front matter, made HTML for the templates that print them.
 
-It comes from the page's front matter (`description: ...`). A page without one gets a warning, which
-`mkdocs build --strict` turns into a failed build: every page of the book has its own. Material and the
-partial print the description inside an HTML attribute without escaping it, so it is escaped here,
-once: a description may say "group" in quotes or A < B.
+The description (`description: ...`) is for search engines and link previews (overrides/partials/page-meta.html).
+A page without one gets a warning, which `mkdocs build --strict` turns into a failed build: every page of the
+book has its own. Material and the partial print it inside an HTML attribute without escaping it, so it is
+escaped here, once: a description may say "group" in quotes or A < B.
+
+A title (`title: ...`) is text, but Material prints a page's title as HTML, as MkDocs makes it from a heading
+(`&lt;think&gt;`): into the browser's tab, the page's header and the nav. Written as it was typed, a title of
+`</title><script>...` ran in every reader's browser; escaped here, once, it shows as typed. (The template's tab
+title escapes too: Material's `striptags` turns a heading's `&lt;` back into `<`, overrides/main.html.)
 """
 
 from __future__ import annotations
@@ -17,7 +22,13 @@ log = get_plugin_logger("grpo")
 
 
 def describe(page: Page, source_path: str) -> None:
-    """Escape the page's description for HTML, or warn that it has none."""
+    """Escape the page's title and description for HTML, or warn that it has no description, or a title that is
+    not text."""
+    title = page.meta.get("title")
+    if isinstance(title, (str, int, float)):
+        page.meta["title"] = html.escape(str(title), quote=True)
+    elif title is not None:
+        log.warning(f"{source_path}: the title in the front matter is not text ({title!r}); write it on one line")
     description = page.meta.get("description")
     if not isinstance(description, str) or not description.strip():
         log.warning(

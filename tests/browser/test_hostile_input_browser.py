@@ -29,8 +29,13 @@ RIGHT_RESPONSE = "\\boxed{1}"
 # wrong (the answer is 1); its TeX once broke the widget's JSON (markdown-katex rendered it inside the <script>)
 HOSTILE_RESPONSE = "\\boxed{2} <script>window.pwned = 3</script> $`x^2`$ and `code`"
 TEMPLATES = "{{ 7 * 7 }} and {% if true %}yes{% endif %}"  # MkDocs runs no template in a page's Markdown
+# a page's title, from its front matter or its heading: Material printed the first as typed, the second with its
+# `&lt;` turned back into `<` (striptags), in the tab's <title>: both ran their script
+PAGE_TITLE = 'Hostile </title><script>window.pwned = 4</script><img src=x onerror="window.pwned = 5"> & <think>'
+HEADING = "A &lt;/title&gt;&lt;script&gt;window.pwned = 6&lt;/script&gt; heading"
 PAGE = (
-    "---\ndescription: A page whose group's texts are hostile, to see them shown and never run.\n---\n\n"
+    f"---\ntitle: {json.dumps(PAGE_TITLE)}\n"
+    "description: A page whose group's texts are hostile, to see them shown and never run.\n---\n\n"
     "# Hostile\n\nThe question: <!-- grpo:value hostile.question -->.\n\n"
     "<!-- grpo:block group-table hostile -->\n\n<!-- grpo:widget group hostile -->\n\n"
     f"Templates are not run: {TEMPLATES}.\n"
@@ -58,7 +63,7 @@ def _with_hostile_group(project: Path) -> None:
 def test_text_from_the_examples_is_shown_as_text_never_run(tmp_path: Path, page: WatchedPage) -> None:
     project = copy_project(tmp_path / "book")
     _with_hostile_group(project)
-    add_pages(project, {"hostile.md": PAGE})
+    add_pages(project, {"hostile.md": PAGE, "heading.md": f"---\ndescription: A title.\n---\n\n# {HEADING}\n"})
     site = tmp_path / "site"
     result = mkdocs_build(project, site)
     assert result.returncode == 0, result.stderr
@@ -93,3 +98,12 @@ def test_text_from_the_examples_is_shown_as_text_never_run(tmp_path: Path, page:
         assert article.locator("b", has_text="1").count() == 0 and article.locator("i", has_text="title").count() == 0
         assert not [url for url in page.requests if url.endswith("/x")]
         assert page.console_errors == [] and page.external_requests(server) == []
+        # The titles, in the tab and the page's header, as typed.
+        assert page.page.title() == f"{PAGE_TITLE} - GRPO, computed"
+        assert page.page.locator("[data-md-component=header-topic]").inner_text() == PAGE_TITLE
+        page.page.goto(f"{server.url}heading/")
+        shown = "A </title><script>window.pwned = 6</script> heading"
+        assert page.page.title() == f"{shown} - GRPO, computed"
+        assert page.page.locator("[data-md-component=header-topic]").inner_text() == shown
+        assert page.page.evaluate("() => typeof window.pwned") == "undefined" and dialogs == []
+        assert page.page.locator("img[src='x']").count() == 0
