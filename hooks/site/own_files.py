@@ -22,9 +22,10 @@ from urllib.parse import urlsplit
 # data), an event handler, an address the page loads with a scheme or '//', a CSS url(), and a link's address
 # with a scheme other than the web's or an entity (`java&#x09;script:`). Each test is a literal search or a short
 # expression, not one alternation, which would read a page's 240 kB of KaTeX ten times slower.
-_LOOK_FOR = (  # tags that run, embed or restyle; SVG's that fetch their href; a srcset, whose addresses are a list
+_LOOK_FOR = (  # tags that run, embed or restyle; SVG's that fetch their href; a srcset, whose addresses are a list;
+    # an SVG animation, which can set an attribute to any of the values it lists
     *("<iframe", "<frame", "<object", "<embed", "<applet", "<base", "<meta", "<link", "<style"),
-    *("<image", "<use", "<feimage", "srcset"),
+    *("<image", "<use", "<feimage", "srcset", "attributename"),
 )
 _WIDGET_DATA = '<script class="grpo-widget__data" type="application/json">'
 _ATTRIBUTES = (
@@ -38,6 +39,7 @@ _CHANGES_THE_PAGE = {"base", "meta", "link", "style"}
 _LOADED = {"src", "srcset", "poster", "data", "background", "xlink:href"}  # fetched as the page loads
 _FOLLOWED = {"href", "action", "formaction"}
 _SVG_LOADS = {"image", "use", "feimage"}  # their href is fetched, not followed
+_SVG_ANIMATIONS = {"animate", "set", "animatemotion", "animatetransform"}
 _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]*)", re.IGNORECASE)
 _IGNORED_IN_A_SCHEME = re.compile(r"[\x00-\x20]")  # browsers drop tabs, line breaks and spaces in "java\tscript:"
 
@@ -95,6 +97,13 @@ def _problems(tag: str, attributes: dict[str, str | None]) -> Iterator[tuple[str
             f"<{tag}",
         )
         return
+    animated = (attributes.get("attributename") or "").strip().lower() if tag in _SVG_ANIMATIONS else ""
+    if animated in ("href", "xlink:href") or animated.startswith("on"):  # Chromium follows what `values` sets
+        yield (
+            f"an SVG <{tag}> of the attribute {animated} can make a link run code or fetch from another host: "
+            "remove the animation",
+            f"<{tag}",
+        )
     for name, value in attributes.items():
         value = value or ""
         if name.startswith("on"):

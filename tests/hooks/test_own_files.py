@@ -18,6 +18,7 @@ RUNS = "would run or embed code"
 HANDLER = "an event handler"
 ELSEWHERE = "the page would load a file from another host"
 CHANGES = "changes how the whole page loads or looks"
+ANIMATES = "can make a link run code or fetch from another host"
 
 
 @pytest.mark.parametrize(
@@ -42,6 +43,9 @@ CHANGES = "changes how the whole page loads or looks"
         ('<link rel="stylesheet" href="https://example.org/a.css">', CHANGES),
         ("<style>body { display: none }</style>", CHANGES),
         ('<meta http-equiv="refresh" content="0; url=https://example.org/">', CHANGES),
+        # Chromium runs the address an animation sets when the reader clicks the link
+        ('<svg><a><animate attributeName="href" values="javascript:alert(1)"/><text>a</text></a></svg>', ANIMATES),
+        ('<svg><a><set attributeName=" xlink:href" to="javascript:alert(1)"/><text>a</text></a></svg>', ANIMATES),
     ],
 )
 def test_a_chapter_that_runs_code_or_loads_from_elsewhere_is_refused(line: str, message: str) -> None:
@@ -60,6 +64,7 @@ def test_a_chapter_that_runs_code_or_loads_from_elsewhere_is_refused(line: str, 
         '```html\n<script src="https://example.org/x.js"></script>\n```',
         '<script type="application/json">{"a": 1}</script>',  # data, which the browser does not run
         "<!-- grpo:widget clip ppo -->",  # the book's own widget: its data is a script of JSON
+        '<svg><circle r="4"><animate attributeName="r" values="4;8;4" dur="2s"/></circle></svg>',  # not a link
     ],
 )
 def test_links_own_files_code_and_prose_about_them_pass(line: str) -> None:
