@@ -147,6 +147,8 @@ def load(path: Path, schema: type[T]) -> T:
         raise DataError(path, [_syntax_error(text, str(error))], text) from None
     except ValueError as error:  # a whole number of more than 4300 digits (Python's limit on reading one)
         raise DataError(path, [f"the top level: not a number the book can read: {error}"[:200]], text) from None
+    except RecursionError:  # tomllib reads an array or an inline table inside another by recursion
+        raise DataError(path, [_too_deep(text)], text) from None
     problems: list[str] = []
     value = _convert(table, schema, "", problems)
     if problems:
@@ -206,12 +208,26 @@ def _syntax_error(text: str, error: str) -> str:
     """tomllib's message after the key written on the line where it stopped, or else the table that line is in
     (`cases[2].p_old: not valid TOML: ...`): every problem of a data file names its table and key."""
     match = _SYNTAX_AT.search(error)
-    lines = text.splitlines()[: int(match.group("line")) if match else 0]
+    return f"{_named_at(text, int(match.group('line')) if match else 0)}: not valid TOML: {error}"
+
+
+def _too_deep(text: str) -> str:
+    """The problem of arrays or inline tables nested deeper than tomllib can read, at the line opening most."""
+    lines = text.splitlines()
+    number = 1 + max(range(len(lines)), key=lambda n: lines[n].count("[") + lines[n].count("{"), default=0)
+    return (
+        f"{_named_at(text, number)}: arrays or inline tables nested too deeply to read: flatten them "
+        f"(at line {number}, column 1)"
+    )
+
+
+def _named_at(text: str, number: int) -> str:
+    """The key written on line number, or else the table that line is in, or else the top level."""
+    lines = text.splitlines()[:number]
     positions = _positions("\n".join(lines))
     on_line = [name for name, (line, _) in positions.items() if line == len(lines)]
     tables = [name for name, (line, _) in positions.items() if _HEADER.fullmatch(lines[line - 1])]
-    at = (on_line or tables or [TOP])[-1]
-    return f"{at}: not valid TOML: {error}"
+    return (on_line or tables or [TOP])[-1]
 
 
 def _where(at: str) -> str:

@@ -148,5 +148,9 @@ def on_post_build(config: Any) -> None:
     _events().on_post_build(config)
 
 
+def on_build_error(error: Any) -> None:
+    _events().on_build_error(error)
+
+
 def on_shutdown() -> None:
     _events().shutdown()

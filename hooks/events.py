@@ -39,6 +39,7 @@ from hooks.site import (
     tables,
     theme_env,
     theme_files,
+    time_limit,
     watcher,
 )
 from hooks.site.katex import STYLESHEET, KatexMath, KatexRenderer
@@ -273,6 +274,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     if _incremental and not print_book.is_print_page(page):
         source = _with_snippets(_text(page, config), config)
         _pending[page.file.src_uri] = incremental.PageRecord(source, result.used, result.read, result.markdown)
+    time_limit.start(_source_path(page, config))  # Markdown converts the page next; on_page_content stops it
     return error_overlay.stand_in(markdown) if len(own) else result.markdown
 
 
@@ -326,6 +328,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py), and a long name in
     inline code wraps at its dots and slashes on a phone (hooks/site/code_breaks.py)."""
+    time_limit.stop()  # Markdown is done with the page (hooks/site/time_limit.py)
     checks.check_html(html, checks.Source(_source_path(page, config), _text(page, config)), _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
@@ -371,6 +374,11 @@ def _search_index(config: MkDocsConfig) -> Any:
     """Material's search index of this build (its plugin keeps it across the builds of `mkdocs serve`)."""
     plugin = config.plugins.get("material/search") or config.plugins.get("search")
     return getattr(plugin, "search_index", None)
+
+
+def on_build_error(error: Exception) -> None:
+    """A build that stops while Markdown converts a page leaves no alarm behind."""
+    time_limit.stop()
 
 
 def on_post_build(config: MkDocsConfig) -> None:

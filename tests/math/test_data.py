@@ -522,6 +522,11 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         ('tags = ["a", "b"]', f"tags = [{', '.join(['1'] * 1001)}]", "tags: 1001 items; the book allows 0 to 1000"),
         ("share = 1", "share = 1e10", "share: 10000000000.0 is outside the range the book allows, -1e+09 to 1e+09"),
         ("count = 3", f"count = {'9' * 5000}", None),  # more digits than Python reads: a message, not a traceback
+        (  # tomllib reads each nested array by recursion: a RecursionError's traceback
+            'tags = ["a", "b"]',
+            "tags = " + "[" * 5000 + "]" * 5000,
+            "tags: arrays or inline tables nested too deeply to read: flatten them (at line 5, column 1)",
+        ),
     ],
     ids=[
         "newline",
@@ -533,6 +538,7 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         "long list",
         "huge float",
         "5000 digits",
+        "nested 5000 deep",
     ],
 )
 def test_every_text_list_and_number_is_bounded(tmp_path: Path, old: str, new: str, problem: str | None) -> None:

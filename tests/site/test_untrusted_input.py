@@ -97,6 +97,15 @@ def test_an_answer_too_large_to_read_and_a_flood_of_boxes_build(tmp_path: Path) 
     assert "Traceback" not in result.stdout + result.stderr
 
 
+def test_a_page_markdown_would_take_minutes_on_stops_the_build_named(tmp_path: Path) -> None:
+    # 30,000 '[' in one paragraph: Python-Markdown reads on from each to the paragraph's end, 140 s of this
+    # machine's time; any page like it could hold CI for an hour (hooks/site/time_limit.py)
+    project = _book(tmp_path)
+    add_pages(project, {"scratch.md": "# Scratch\n\n" + "[" * 30_000 + "\n"})
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "docs/scratch.md: Markdown took more than 10 s on this page and was stopped" in output, output[-2000:]
+
+
 def test_an_authors_print_page_is_not_replaced(tmp_path: Path) -> None:
     project = _book(tmp_path)
     add_pages(project, {"print.md": "# My print page\n\nMine.\n"})
