@@ -168,6 +168,8 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
             report.add(BookProblem(source.path, problem.line, 0, problem.message, problem.offending))
     if first == 1 and (unread := _front_matter_unread(source)) is not None:
         report.add(unread)
+    for front_matter_problem in _front_matter_problems(source) if first > 1 else ():
+        report.add(front_matter_problem)
     for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
         if OPENING.search(line):
             report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))
@@ -197,6 +199,47 @@ def _front_matter_unread(source: Source) -> BookProblem | None:
         number, what = 2, "not 'key: value' lines"
     lines = source.text.splitlines()
     return BookProblem(source.path, number, 0, FRONT_MATTER_UNREAD.format(what=what), lines[number - 1])
+
+
+# The keys a page's front matter may set: the book's two, and two of Material's (mkdocs-material 9, "Setting up
+# navigation" and "Search": `hide`, `search`), which its templates read as they render the page. One they cannot
+# read stopped the build with a traceback (`hide: toc` for `hide: [toc]`, `search: true`); one nothing reads
+# (`descripton:`, `template: nosuch.html`, which was a traceback too) was a silent leftover.
+FRONT_MATTER_KEYS = ("title", "description", "hide", "search")
+_HIDE = ("navigation", "toc", "footer", "path", "tags", "feedback")
+
+
+def _front_matter_problems(source: Source) -> list[BookProblem]:
+    """Each key of a front matter MkDocs has read that the book does not read, or holds what it cannot, at its
+    line."""
+    block = _FRONT_MATTER.match(source.text)
+    data = yaml.load(block.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if block else None
+    lines = block.group(0).splitlines() if block else []
+    problems = []
+    for key, value in data.items() if isinstance(data, dict) else ():
+        if (why := _front_matter_value(str(key), value)) is not None:
+            at = re.compile(rf"\s*['\"]?{re.escape(str(key))}['\"]?\s*:")
+            number = next((n for n, line in enumerate(lines, 1) if at.match(line)), 2)
+            problems.append(BookProblem(source.path, number, 0, why, lines[number - 1]))
+    return problems
+
+
+def _front_matter_value(key: str, value: Any) -> str | None:
+    """Why the front matter's key cannot hold value, or None."""
+    if key in ("title", "description"):
+        text = isinstance(value, (str, int, float)) and not isinstance(value, bool)
+        return None if text else f"the {key} is not text (YAML read {value!r}): write it on one line after '{key}: '"
+    if key == "hide":
+        if isinstance(value, list) and all(item in _HIDE for item in value):
+            return None
+        return f"'hide' lists what the page hides, some of {', '.join(_HIDE)}: 'hide: [toc]'"
+    if key == "search":
+        exclude, boost = (value.get("exclude", False), value.get("boost", 1)) if isinstance(value, dict) else (0, 0)
+        numbers = isinstance(boost, (int, float)) and not isinstance(boost, bool)
+        if isinstance(value, dict) and set(value) <= {"exclude", "boost"} and isinstance(exclude, bool) and numbers:
+            return None
+        return "'search' holds 'exclude: true' or 'boost: 2' (a number): 'search: {exclude: true}'"
+    return f"the book reads no front matter key '{key}': remove it (a page may set {', '.join(FRONT_MATTER_KEYS)})"
 
 
 _LEFT_AS_A_COMMENT = re.compile(r"<!--\s*grpo:.*?-->", re.DOTALL)

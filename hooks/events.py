@@ -275,7 +275,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         source = _with_snippets(_text(page, config), config)
         _pending[page.file.src_uri] = incremental.PageRecord(source, result.used, result.read, result.markdown)
     time_limit.start(_source_path(page, config))  # Markdown converts the page next; on_page_content stops it
-    return error_overlay.stand_in(markdown) if len(own) else result.markdown
+    if not len(own):
+        return result.markdown
+    # The stand-in keeps of the front matter only what it shows: Material's templates would stop on a key that
+    # holds what they cannot read (`hide: 5`), under `mkdocs serve`, which goes on to show the problems.
+    page.meta = {key: value for key, value in page.meta.items() if key in ("title", "description")}
+    return error_overlay.stand_in(markdown)
 
 
 def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:

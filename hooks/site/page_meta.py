@@ -22,13 +22,9 @@ log = get_plugin_logger("grpo")
 
 
 def describe(page: Page, source_path: str) -> None:
-    """Escape the page's title and description for HTML, or warn that it has no description, or a title that is
-    not text."""
-    title = page.meta.get("title")
-    if isinstance(title, (str, int, float)):
+    """Escape the page's title and description for HTML, or warn that it has no description."""
+    if isinstance(title := page.meta.get("title"), (str, int, float)):  # else a problem: hooks/checks.py
         page.meta["title"] = html.escape(str(title), quote=True)
-    elif title is not None:
-        log.warning(f"{source_path}: the title in the front matter is not text ({title!r}); write it on one line")
     description = page.meta.get("description")
     if not isinstance(description, str) or not description.strip():
         log.warning(

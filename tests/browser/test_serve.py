@@ -138,6 +138,8 @@ def test_the_server_starts_with_an_error_and_shows_it(browser: Browser, tmp_path
     # A page broken before `make serve` starts: the server starts anyway (MkDocs alone exits), and shows it.
     project = copy_project(tmp_path / "book")
     edit(project / "docs" / "ppo.md", "\n## ", "\n$`\\frac{1}{`$\n\n## ")
+    # and a front matter Material's template cannot read: its traceback stopped the server's build
+    edit(project / "docs" / "glossary.md", "title: Notation and glossary", "title: Notation and glossary\nhide: 5")
     with serving(project, tmp_path / "serve.log") as url:
         page = browser.new_page()
         page.goto(url + "ppo/")
@@ -145,6 +147,9 @@ def test_the_server_starts_with_an_error_and_shows_it(browser: Browser, tmp_path
         assert overlay.is_visible()
         assert "KaTeX cannot render this formula" in overlay.inner_text()
         assert "docs/ppo.md:" in overlay.inner_text()
+        assert "docs/glossary.md:3\n\n'hide' lists what the page hides" in overlay.inner_text()
+        page.goto(url + "glossary/")  # the page with the front matter, as a stand-in under the overlay
+        assert page.locator(OVERLAY).is_visible()
         page.get_by_role("button", name="Hide until the next save").click()
         assert not overlay.is_visible()  # the author can read the page under it
         page.close()

@@ -138,6 +138,39 @@ def test_a_front_matter_mkdocs_cannot_read_stops_the_hook_at_its_line(line: str,
     assert f"\n    {line.strip()}\n" in message  # the line as written
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # Material's templates read these as they render the page: a traceback, with nothing of the page's line
+        ("hide: toc", "'hide' lists what the page hides, some of navigation, toc, footer, path, tags, feedback"),
+        ("search: true", "'search' holds 'exclude: true' or 'boost: 2' (a number)"),
+        ("search: {boost: high}", "'search' holds 'exclude: true' or 'boost: 2' (a number)"),
+        ("template: nosuch.html", "the book reads no front matter key 'template': remove it"),
+        # read by nothing: a silent leftover
+        ("descripton: A typo.", "the book reads no front matter key 'descripton': remove it"),
+        ("description: [GRPO, a primer]", "the description is not text (YAML read ['GRPO', 'a primer'])"),
+    ],
+)
+def test_a_front_matter_key_the_book_cannot_read_stops_the_hook_at_its_line(line: str, message: str) -> None:
+    lines = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8").split("\n")
+    assert lines[2].startswith("description: ")
+    lines[2:3] = [line] if line.startswith("description: ") else [line, lines[2]]
+    source = "\n".join(lines)
+    markdown, _ = get_data(source)
+    with pytest.raises(PluginError) as caught:
+        page_markdown(markdown, source=source)
+    assert str(caught.value).startswith(f"docs/fuzz.md:3: {message}"), str(caught.value)
+    assert f"\n    {line}\n" in str(caught.value)  # the line as written
+
+
+@pytest.mark.parametrize("line", ["hide: [navigation, toc]", "search: {exclude: true}", "search:\n  boost: 2"])
+def test_the_keys_of_materials_a_page_may_set_pass(line: str) -> None:
+    lines = (ROOT / "docs" / "grpo.md").read_text(encoding="utf-8").split("\n")
+    lines.insert(2, line)
+    source = "\n".join(lines)
+    page_markdown(get_data(source)[0], source=source)
+
+
 def _check(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CHECK, *arguments], capture_output=True, text=True, check=False, cwd=ROOT, timeout=300)
 
