@@ -170,6 +170,8 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
         report.add(unread)
     for front_matter_problem in _front_matter_problems(source) if first > 1 else ():
         report.add(front_matter_problem)
+    if not all(_NAME.fullmatch(part) for part in source.path.split("/")):
+        report.add(BookProblem(source.path, 1, 0, UNSAFE_NAME, source.path))
     for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
         if OPENING.search(line):
             report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))
@@ -200,6 +202,14 @@ def _front_matter_unread(source: Source) -> BookProblem | None:
     lines = source.text.splitlines()
     return BookProblem(source.path, number, 0, FRONT_MATTER_UNREAD.format(what=what), lines[number - 1])
 
+
+# A page's file name makes its address and, on a page with no heading or title, its title, which Material writes
+# as HTML: `docs/x<img src=x onerror=...>.md` ran its script on its own page and in every search for it.
+_NAME = re.compile(r"[A-Za-z0-9._-]+")
+UNSAFE_NAME = (
+    "a page's file name makes its address and can make its title: name the file and its folders with letters, "
+    "digits, '-', '_' and '.' only"
+)
 
 # The keys a page's front matter may set: the book's two, and two of Material's (mkdocs-material 9, "Setting up
 # navigation" and "Search": `hide`, `search`), which its templates read as they render the page. One they cannot

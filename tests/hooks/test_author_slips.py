@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from mkdocs.utils.meta import get_data
 
+from hooks import checks
+from hooks.engine.report import Report
 from tests.chapter_pipeline import PluginError, page_markdown
 from tests.conftest import ROOT, copy_project
 
@@ -169,6 +171,23 @@ def test_the_keys_of_materials_a_page_may_set_pass(line: str) -> None:
     lines.insert(2, line)
     source = "\n".join(lines)
     page_markdown(get_data(source)[0], source=source)
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [
+        ("docs/x<img src=x onerror=alert(1)>.md", True),  # Material wrote it as the page's title: the script ran
+        ('docs/a "quoted" page.md', True),
+        ("docs/guide/<b>/page.md", True),  # a folder's name is part of the address too
+        ("docs/guide/new-chapter_2.v1.md", False),
+    ],
+)
+def test_a_page_whose_file_name_is_not_plain_is_refused(name: str, refused: bool) -> None:
+    text = "---\ndescription: A page.\n---\n\nText only.\n"
+    report = Report()
+    checks.check_page(get_data(text)[0], checks.Source(name, text), ROOT, report)
+    found = [(problem.file, problem.line, problem.message) for problem, _ in report.problems()]
+    assert found == ([(name, 1, checks.UNSAFE_NAME)] if refused else [])
 
 
 def _check(*arguments: str) -> subprocess.CompletedProcess[str]:
