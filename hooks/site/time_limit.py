@@ -1,11 +1,12 @@
 """A page whose Markdown would take minutes stops `mkdocs build`, named, instead of holding CI for an hour.
 
 The book's own scans of a page are linear in its length; Python-Markdown's are not all, and they are not ours to
-change. Measured with the book's extensions (Markdown 3.x, one page, 4,000 of each): '[' in one paragraph 2.5 s,
-'<div ' with no '>' after it 2.9 s, references to one footnote 9.9 s; ten times as many take a hundred times as
-long. A chapter holds a few of each. MkDocs converts a page between on_page_markdown and on_page_content; an alarm
-set at the first and cleared at the second stops a page that takes LIMIT_SECONDS, more than a hundred times the
-longest page of the book. It rings again every second, in case a `try` inside Markdown catches it once.
+change. Measured with the book's extensions (Python-Markdown 3.11.3, a page holding 4,000 of each): '[' in one
+paragraph 2.5 s, '<div ' with no '>' after it 2.9 s, references to one footnote 9.9 s; ten times as many take a
+hundred times as long. A chapter holds a few of each. MkDocs converts a page between on_page_markdown and
+on_page_content; an alarm set at the first and cleared at the second stops a page that takes LIMIT_SECONDS, more
+than a hundred times the longest page of the book. It rings again every second, in case a `try` inside Markdown
+catches it once.
 
 Signals reach only the main thread: `mkdocs build` converts there, `mkdocs serve` in a thread of its own, where
 there is no alarm (an author sees a slow page and stops the server).
