@@ -310,6 +310,10 @@ def check_linked_out(files: list[Path], project: Path, report: Report) -> list[P
 # name only a file of these folders, each one `make serve` watches (docs/, and mkdocs.yml's `watch:`), so that a
 # save of a pasted file rebuilds the pages that paste it (tests/site/test_incremental.py checks both).
 SNIPPET_FOLDERS = ("docs", "grpo_examples", "tests/site/new_chapter")
+PASTED_PLACEHOLDER = (
+    "this snippet pastes a file that holds placeholders, which the book expands in a page's own text only (a "
+    "snippet is pasted after): write them in the page, or paste the file inside a code fence to show it as code"
+)
 SNIPPET_OUTSIDE = (
     "a snippet may paste only a file of the book's "
     + ", ".join(f"{folder}/" for folder in SNIPPET_FOLDERS)
@@ -321,24 +325,32 @@ def pasted_files(markdown: str, shown: str, project: Path, report: Report, first
     """Every file the page's snippet lines paste, then the files their own snippet lines paste (pymdownx.snippets
     pastes those too, named from the same base path), each once. A line that names a file it may not paste, or a
     pasted file that is not UTF-8, is a problem at its own line (in the page, or in the pasted file with the
-    page's line under it); the page is then built as a stand-in, so pymdownx.snippets never reads that file."""
+    page's line under it); the page is then built as a stand-in, so pymdownx.snippets never reads that file. So
+    is a file pasted into prose that holds a placeholder: it is pasted after the page's are expanded."""
     files: list[Path] = []
-    to_read = [(shown, markdown, first, (shown, first))]
+    to_read = [(shown, markdown, first, (shown, first), False)]
     while to_read:
-        where, text, start, page_line = to_read.pop(0)
+        where, text, start, page_line, in_code = to_read.pop(0)
+        code = {line.number for line in scan.lines(text, start) if line.code} if "8<" in text else set()
         for snippet in scan.snippets(text, start) if "8<" in text else ():
             breaks = None if where == shown else page_line
             if (refusal := _snippet_problem(snippet.path, project)) is not None:
                 report.add(BookProblem(where, snippet.line, 0, refusal, snippet.path), breaks)
                 continue
             file = (project / snippet.path).resolve()
+            pasted_at = breaks or (shown, snippet.line)  # the page's line that pastes it, or pastes its paster
+            pasted = page_text(file.read_bytes(), _shown(file, project), report, pasted_at)  # pymdownx: UTF-8
+            as_code = in_code or snippet.line in code
+            if not as_code and OPENING.search(pasted):
+                report.add(BookProblem(where, snippet.line, 0, PASTED_PLACEHOLDER, snippet.path), breaks)
             if file not in files:
                 files.append(file)
-                name = file.relative_to(project.resolve()).as_posix()
-                pasted_at = breaks or (shown, snippet.line)  # the page's line that pastes it, or pastes its paster
-                pasted = page_text(file.read_bytes(), name, report, pasted_at)  # pymdownx reads UTF-8, or stops
-                to_read.append((name, pasted, 1, pasted_at))
+                to_read.append((_shown(file, project), pasted, 1, pasted_at, as_code))
     return files
+
+
+def _shown(file: Path, project: Path) -> str:
+    return file.relative_to(project.resolve()).as_posix()
 
 
 def _snippet_problem(path: str, project: Path) -> str | None:

@@ -190,6 +190,17 @@ def test_a_page_whose_file_name_is_not_plain_is_refused(name: str, refused: bool
     assert found == ([(name, 1, checks.UNSAFE_NAME)] if refused else [])
 
 
+def test_a_snippet_pasting_placeholders_into_prose_stops_the_hook_at_its_line() -> None:
+    # pymdownx.snippets pastes after the page's placeholders are expanded: the build stopped on "left as it
+    # stands ... indented block" at line 1, and `make check` passed
+    pasted = '--8<-- "tests/site/new_chapter/sampling.md"'
+    assert "<!-- grpo:" in (ROOT / "tests" / "site" / "new_chapter" / "sampling.md").read_text(encoding="utf-8")
+    with pytest.raises(PluginError) as caught:
+        page_markdown(f"# Page\n\nProse.\n\n{pasted}\n")
+    assert str(caught.value).startswith(f"docs/fuzz.md:5: {checks.PASTED_PLACEHOLDER}"), str(caught.value)
+    page_markdown(f"# Page\n\nAs the file has it:\n\n```markdown\n{pasted}\n```\n")  # shown as code: fine
+
+
 def _check(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CHECK, *arguments], capture_output=True, text=True, check=False, cwd=ROOT, timeout=300)
 
