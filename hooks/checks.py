@@ -305,6 +305,36 @@ def check_linked_out(files: list[Path], project: Path, report: Report) -> list[P
     return outside
 
 
+# MkDocs publishes every file of docs/ that is not a page as it is, at the book's address: an HTML, XHTML or XML
+# file runs its scripts there when opened, and so does an SVG (a figure's link opened in a tab). An SVG is checked
+# as a page is (hooks/site/own_files.py); the others have no place in the book.
+_FETCHING_CSS = re.compile(r"@import|url\(\s*['\"]?\s*(?:[a-z][a-z0-9+.-]*:|//)")  # a figure's own <style> may stay
+OPENED_AS_DOCUMENTS = (".html", ".htm", ".xhtml", ".xht", ".xml", ".svgz")
+PUBLISHED_AS_A_DOCUMENT = (
+    "the site would publish this file as it is, a document whose scripts run at the book's address when it is "
+    "opened: write the page in Markdown (or draw the figure as an .svg, a .png)"
+)
+
+
+def check_published_files(files: list[Path], project: Path, report: Report) -> list[Path]:
+    """The files of docs/ (not its pages) that would run code at the book's address when opened, each reported;
+    an SVG figure is read for scripts, handlers and files from elsewhere at its line, like a page's HTML."""
+    refused = []
+    for path in files:
+        shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+        if path.suffix.lower() in OPENED_AS_DOCUMENTS:
+            report.add(BookProblem(shown, 1, 0, PUBLISHED_AS_A_DOCUMENT, shown))
+            refused.append(path)
+        elif path.suffix.lower() == ".svg":
+            figure = Source(shown, path.read_bytes().decode("utf-8", errors="replace"))
+            restyles_from_elsewhere = _FETCHING_CSS.search(figure.text.lower()) is not None
+            found = [f for f in own_files.foreign(figure.text) if f.find != "<style" or restyles_from_elsewhere]
+            for each in found:
+                report.add(BookProblem(shown, figure.line_of(each.find), 0, each.message, each.tag))
+            refused += [path] if found else []
+    return refused
+
+
 # pymdownx.snippets pastes any file under its base path, the book's folder (mkdocs.yml), and the files those paste:
 # .git/config (where a CI checkout keeps its token), a .env, a credentials file a CI step wrote. A snippet line may
 # name only a file of these folders, each one `make serve` watches (docs/, and mkdocs.yml's `watch:`), so that a

@@ -147,11 +147,15 @@ def _stamp(config: MkDocsConfig) -> None:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML, the
     whole book as one page, and the book's joined stylesheet; leave out what of Material's a reader never loads,
-    and a file of docs/ that links outside the book (reported)."""
+    a file of docs/ that links outside the book, and one that would run code at the book's address when opened
+    (each reported)."""
     theme_files.drop(files, config)  # no source maps, no unused search languages: hooks/site/theme_files.py
     docs = {Path(file.abs_src_path): file for file in files if file.abs_src_path and file.src_dir == config.docs_dir}
     for path in checks.check_linked_out(list(docs), _project(config), _report):  # never read, never copied
-        files.remove(docs[path])
+        files.remove(docs.pop(path))
+    static = [path for path, file in docs.items() if not file.is_documentation_page()]
+    for path in checks.check_published_files(static, _project(config), _report):  # a document: never published
+        files.remove(docs.pop(path))
     if (own := files.get_file_from_path(print_book.PRINT_SOURCE)) is not None:  # never replaced silently
         raise PluginError(
             f"{_source_path_of(own.abs_src_path, config)}: this name is the book's generated whole-book page "

@@ -166,6 +166,28 @@ def test_a_chapter_that_runs_code_or_loads_from_elsewhere_stops_the_build(tmp_pa
     assert "docs/scratch.md:7: the page would load a file from another host (example.org)" in output, output
 
 
+def test_a_file_of_docs_that_would_run_code_where_it_is_published_stops_the_build(tmp_path: Path) -> None:
+    # MkDocs published them as they were, at the book's address: opened in a tab, each ran its script there
+    project = _book(tmp_path)
+    figures = project / "docs" / "assets" / "figures"
+    figures.mkdir(parents=True)
+    (figures / "notes.html").write_text("<p>Notes.</p><script>alert(1)</script>\n", encoding="utf-8")
+    svg = '<svg xmlns="http://www.w3.org/2000/svg">\n<style>.a {{ fill: red }}</style>\n{}<circle r="3"/>\n</svg>\n'
+    (figures / "plot.svg").write_text(svg.format("<script>alert(2)</script>\n"), encoding="utf-8")
+    output = _refused(mkdocs_build(project, tmp_path / "site"))
+    assert "docs/assets/figures/notes.html:1: the site would publish this file as it is" in output, output[-2000:]
+    assert "docs/assets/figures/plot.svg:3: <script> would run or embed code" in output, output[-2000:]
+    assert "plot.svg:2" not in output  # a figure's own <style> may stay
+    # A figure without a script, and a data file to download, are published as they are.
+    (figures / "notes.html").unlink()
+    (figures / "plot.svg").write_text(svg.format(""), encoding="utf-8")
+    (figures / "table.csv").write_text("G,mean\n4,0.5\n", encoding="utf-8")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (tmp_path / "site" / "assets" / "figures" / "plot.svg").read_text(encoding="utf-8") == svg.format("")
+    assert (tmp_path / "site" / "assets" / "figures" / "table.csv").is_file()
+
+
 def test_a_file_of_docs_that_links_outside_the_book_stops_the_build(tmp_path: Path) -> None:
     # MkDocs follows links in docs/: it published what they point to (a file, a whole folder) from the machine
     project = _book(tmp_path)
