@@ -182,13 +182,18 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
     return Checked(expanded.markdown, expanded.used, expanded.read)
 
 
+def _yaml(text: str) -> Any:
+    """The front matter's YAML, read safely (libyaml's reader where PyYAML has it)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def _front_matter_unread(source: Source) -> BookProblem | None:
     """The problem of a front matter that MkDocs left in the page (its Markdown starts on line 1), at its line."""
     block = _FRONT_MATTER.match(source.text)
     if block is None:
         return None
     try:
-        data = yaml.load(block.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = _yaml(block.group(1))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         if mark is None or mark.line >= block.group(1).count("\n"):  # at the end (a quote never closed): its start
@@ -223,7 +228,7 @@ def _front_matter_problems(source: Source) -> list[BookProblem]:
     """Each key of a front matter MkDocs has read that the book does not read, or holds what it cannot, at its
     line."""
     block = _FRONT_MATTER.match(source.text)
-    data = yaml.load(block.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if block else None
+    data = _yaml(block.group(1)) if block else None
     lines = block.group(0).splitlines() if block else []
     problems = []
     for key, value in data.items() if isinstance(data, dict) else ():
