@@ -7,7 +7,9 @@
 For each page: its placeholders resolve, its formulas parse with the book's KaTeX, and the drift
 guard finds no typed number; and every data file loads. Each page goes through the very function
 the build calls on it (hooks/checks.py check_page), so this check and `mkdocs build` cannot disagree;
-what it skips is the rest of the build (Markdown to HTML, the theme, the links). Every problem is
+what it skips is the rest of the build (Markdown to HTML, the theme, the links). Checking the whole
+book, it also reads every other file of docs/ as the build does: a link out of the book, or a file
+that would run a script where it is published, is reported here too. Every problem is
 printed at once, as the build prints them (`file:line: message`, sorted, then a count), and the exit
 status is 1 if there is any.
 """
@@ -15,6 +17,7 @@ status is 1 if there is any.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,18 +27,39 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def check_page(path: Path, project: Path, report: Any) -> None:
     """The problems of one page, as the build finds them, into the report (hooks/engine/report.py)."""
+    from mkdocs.utils import is_markdown_file
     from mkdocs.utils.meta import get_data
 
     from hooks import checks
     from hooks.engine.report import Problem
 
     docs = project / "docs"
-    if not path.is_relative_to(docs) or path.suffix != ".md":
+    if not path.is_relative_to(docs) or not is_markdown_file(path.name):
         report.add(Problem(str(path), 1, 0, f"not a page of the book: give a .md file under {docs}", ""))
         return
     text = checks.page_text(path.read_bytes(), path.relative_to(project).as_posix(), report)
     markdown, _ = get_data(text)
     checks.check_page(markdown, checks.Source(path.relative_to(project).as_posix(), text), project, report)
+
+
+def book_files(docs: Path) -> list[Path]:
+    """Every file of docs/, as MkDocs finds them (it follows linked folders), in order."""
+    walked = os.walk(docs, followlinks=True)
+    return sorted(Path(folder) / name for folder, _, names in walked for name in names)
+
+
+def check_files(docs: Path, project: Path, report: Any) -> list[Path]:
+    """The checks the build makes of docs/'s files before it reads a page (hooks/events.py on_files), into the
+    report; the pages to check (those that are not links out of the book), as the build reads them."""
+    from mkdocs.utils import is_markdown_file
+
+    from hooks import checks
+
+    files = book_files(docs)
+    outside = set(checks.check_linked_out(files, project, report))
+    kept = [path for path in files if path not in outside]
+    checks.check_published_files([path for path in kept if not is_markdown_file(path.name)], project, report)
+    return [path for path in kept if is_markdown_file(path.name)]
 
 
 def main(arguments: list[str]) -> int:
@@ -49,9 +73,9 @@ def main(arguments: list[str]) -> int:
     from hooks import checks
     from hooks.engine.report import Report
 
-    pages = [page.resolve() for page in options.pages] or sorted(docs.rglob("*.md"))
     report = Report()
     try:
+        pages = [page.resolve() for page in options.pages] or check_files(docs, project, report)
         for page in pages:
             check_page(page, project, report)
         checks.check_data(report)

@@ -39,11 +39,17 @@ def _edit(project: Path, name: Path | str, old: str, new: str) -> None:
 
 
 def _refused(result: subprocess.CompletedProcess[str]) -> str:
-    """The build failed with a message and no traceback: its output."""
+    """The build (or the check) failed with a message and no traceback: its output."""
     output = result.stdout + result.stderr
-    assert result.returncode != 0, "the build should have failed"
+    assert result.returncode != 0, f"{' '.join(map(str, result.args[:3]))} should have failed"
     assert "Traceback" not in output, output[-3000:]
     return output
+
+
+def _checked(project: Path) -> str:
+    """`make check` of the book in project failed with a message and no traceback: its output."""
+    command = [sys.executable, str(ROOT / "scripts" / "check_chapters.py"), "--project", str(project)]
+    return _refused(subprocess.run(command, capture_output=True, text=True, check=False, timeout=120))
 
 
 @pytest.mark.parametrize(
@@ -174,10 +180,10 @@ def test_a_file_of_docs_that_would_run_code_where_it_is_published_stops_the_buil
     (figures / "notes.html").write_text("<p>Notes.</p><script>alert(1)</script>\n", encoding="utf-8")
     svg = '<svg xmlns="http://www.w3.org/2000/svg">\n<style>.a {{ fill: red }}</style>\n{}<circle r="3"/>\n</svg>\n'
     (figures / "plot.svg").write_text(svg.format("<script>alert(2)</script>\n"), encoding="utf-8")
-    output = _refused(mkdocs_build(project, tmp_path / "site"))
-    assert "docs/assets/figures/notes.html:1: the site would publish this file as it is" in output, output[-2000:]
-    assert "docs/assets/figures/plot.svg:3: <script> would run or embed code" in output, output[-2000:]
-    assert "plot.svg:2" not in output  # a figure's own <style> may stay
+    for output in _refused(mkdocs_build(project, tmp_path / "site")), _checked(project):  # make check says it too
+        assert "docs/assets/figures/notes.html:1: the site would publish this file as it is" in output, output[-2000:]
+        assert "docs/assets/figures/plot.svg:3: <script> would run or embed code" in output, output[-2000:]
+        assert "plot.svg:2" not in output  # a figure's own <style> may stay
     # A figure without a script, and a data file to download, are published as they are.
     (figures / "notes.html").unlink()
     (figures / "plot.svg").write_text(svg.format(""), encoding="utf-8")
@@ -197,13 +203,16 @@ def test_a_file_of_docs_that_links_outside_the_book_stops_the_build(tmp_path: Pa
     (project / "docs" / "assets" / "leak.txt").symlink_to(outside / "secret.txt")
     (project / "docs" / "assets" / "linked").symlink_to(outside, target_is_directory=True)
     (project / "docs" / "assets" / "readme.txt").symlink_to(project / "README.md")  # a file of the book: fine
-    output = _refused(mkdocs_build(project, tmp_path / "site"))
-    problems = [line for line in output.splitlines() if "a link to a file outside the book" in line]
-    assert [line.split(": this file")[0].split()[-1] for line in problems] == [
-        "docs/assets/leak.txt:1",
-        "docs/assets/linked/secret.txt:1",
-    ], output
-    assert "a secret" not in output and not list((tmp_path / "site").rglob("secret.txt"))
+    (outside / "page.md").write_text("# Outside\n\nA typed 0.8 of a page outside the book.\n", encoding="utf-8")
+    for output in _refused(mkdocs_build(project, tmp_path / "site")), _checked(project):  # make check says it too
+        problems = [line for line in output.splitlines() if "a link to a file outside the book" in line]
+        assert [line.split(": this file")[0].split()[-1] for line in problems] == [
+            "docs/assets/leak.txt:1",
+            "docs/assets/linked/page.md:1",
+            "docs/assets/linked/secret.txt:1",
+        ], output
+        assert "a secret" not in output and "typed number" not in output  # neither read
+    assert not list((tmp_path / "site").rglob("secret.txt"))
 
 
 def test_a_page_that_is_not_utf8_is_a_message_at_its_line(tmp_path: Path) -> None:
