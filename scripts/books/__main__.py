@@ -23,9 +23,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from hooks.site.build_date import source_epoch
-from scripts.books.epub import Metadata, write_epub
+from scripts.books.epub import Metadata, image_type, write_epub
 from scripts.books.pdf import PdfError, TitlePage, print_book, reproducible
-from scripts.books.xhtml import MarkupError, read_book
+from scripts.books.xhtml import Chapter, MarkupError, read_book
 from scripts.ensure_browser import HOW_TO_INSTALL as NO_CHROMIUM
 from scripts.ensure_browser import find_chromium
 from scripts.ensure_epubcheck import HOW_TO_INSTALL as NO_EPUBCHECK
@@ -55,6 +55,27 @@ def _version() -> str:
     return f"commit {result.stdout.strip()}" if result.returncode == 0 else "built from a copy without git"
 
 
+class ImageError(ValueError):
+    """A chapter shows an image the EPUB cannot hold (a mistake of the book's, reported as it is)."""
+
+
+def _images(site: Path, chapters: list[Chapter]) -> dict[str, bytes]:
+    """The bytes of each image of the site the chapters show, by its path in the site, for the EPUB."""
+    images = {}
+    for chapter in chapters:
+        for path in sorted(chapter.images):
+            file = (site / path).resolve()
+            if image_type(path) is None:
+                raise ImageError(
+                    f"docs/{path}: the chapter {chapter.name!r} shows this image, and EPUB readers show only PNG, "
+                    "JPEG, GIF and SVG images: save it as one of those and show that"
+                )
+            if not file.is_relative_to(site.resolve()) or not file.is_file():
+                raise MarkupError(f"the chapter {chapter.name!r} shows {path}, which the site does not hold")
+            images[path] = file.read_bytes()
+    return images
+
+
 def write_books(site: Path, chromium: str, epubcheck: list[str]) -> tuple[Path, Path, str | None]:
     """book.pdf and book.epub of the site built in `site`, written into it, and epubcheck's report on the EPUB if it
     found anything. epubcheck (Java) runs while Chromium prints: on two cores that saves most of its time."""
@@ -73,7 +94,7 @@ def write_books(site: Path, chromium: str, epubcheck: list[str]) -> tuple[Path, 
     )
     chapters, contents = read_book(print_html, print_url)
     epub = site / EPUB_NAME
-    epub.write_bytes(write_epub(metadata, chapters, contents))
+    epub.write_bytes(write_epub(metadata, chapters, contents, _images(site, chapters)))
     checking = subprocess.Popen(
         [*epubcheck, "--failonwarnings", str(epub)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -113,6 +134,9 @@ def main() -> int:
         pdf, epub, report = write_books(site, chromium, epubcheck)
     except (MarkupError, PdfError) as error:
         print(f"{site / 'print/index.html'}: {error}", file=sys.stderr)
+        return 1
+    except ImageError as error:
+        print(error, file=sys.stderr)
         return 1
     if report is not None:
         print(f"{epub}: epubcheck found problems:\n{report}", file=sys.stderr)

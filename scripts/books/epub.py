@@ -1,6 +1,7 @@
 """The whole book as an EPUB 3: one XHTML file per chapter, from the whole-book page (scripts/books/xhtml.py).
 
-Formulas are KaTeX's MathML, figures the plots' inline SVG, widgets their computed tables; no script. The
+Formulas are KaTeX's MathML, figures the plots' inline SVG (and a chapter's images, in the book beside it),
+widgets their computed tables; no script. The
 package has a navigation document (the site's nav, each chapter with its sections), a cover (an SVG with the
 title), and the metadata EPUB asks for: title, language, rights, an identifier and the modified date.
 
@@ -19,8 +20,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
+from pathlib import PurePosixPath
 
-from scripts.books.xhtml import Chapter, ContentsEntry
+from scripts.books.xhtml import Chapter, ContentsEntry, book_image
+
+# The images every EPUB 3 reading system shows (EPUB 3.2's core media types); another needs a fallback readers
+# may not have, and epubcheck refuses it without one.
+IMAGE_TYPES = {
+    ".gif": "image/gif",
+    ".jpeg": "image/jpeg",
+    ".jpg": "image/jpeg",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+}
+
+
+def image_type(path: str) -> str | None:
+    """The media type of an image the book may hold, by its name; None for one it may not."""
+    return IMAGE_TYPES.get(PurePosixPath(path).suffix.lower())
 
 
 @dataclass(frozen=True)
@@ -129,7 +146,7 @@ def _navigation(metadata: Metadata, contents: list[ContentsEntry], chapters: lis
     return _page("Contents", metadata.language, body, epub_namespace=True)
 
 
-def _package(metadata: Metadata, chapters: list[Chapter]) -> str:
+def _package(metadata: Metadata, chapters: list[Chapter], images: Iterable[str]) -> str:
     def properties(chapter: Chapter) -> str:
         found = [name for name, present in (("mathml", chapter.has_math), ("svg", chapter.has_svg)) if present]
         return f' properties="{" ".join(found)}"' if found else ""
@@ -143,6 +160,10 @@ def _package(metadata: Metadata, chapters: list[Chapter]) -> str:
             f'<item id="c-{chapter.name}" href="{chapter.file}" media-type="application/xhtml+xml"'
             f"{properties(chapter)}/>"
             for chapter in chapters
+        ),
+        *(
+            f'<item id="image-{number}" href="{book_image(path)}" media-type="{image_type(path)}"/>'
+            for number, path in enumerate(images, start=1)
         ),
     ]
     spine = [
@@ -170,16 +191,19 @@ def _package(metadata: Metadata, chapters: list[Chapter]) -> str:
     )
 
 
-def write_epub(metadata: Metadata, chapters: list[Chapter], contents: list[ContentsEntry]) -> bytes:
-    """The EPUB's bytes: see the module's docstring."""
+def write_epub(
+    metadata: Metadata, chapters: list[Chapter], contents: list[ContentsEntry], images: dict[str, bytes]
+) -> bytes:
+    """The EPUB's bytes: see the module's docstring. images: the bytes of each image the chapters show, by its
+    path in the site (Chapter.images), each of a type image_type() knows."""
     cover = _page(
         metadata.title,
         metadata.language,
         f'<section class="cover"><img src="cover.svg" alt="{escape(metadata.title)}" /></section>',
     )
-    files = {
+    files: dict[str, str | bytes] = {
         "META-INF/container.xml": _CONTAINER,
-        "OEBPS/content.opf": _package(metadata, chapters),
+        "OEBPS/content.opf": _package(metadata, chapters, sorted(images)),
         "OEBPS/nav.xhtml": _navigation(metadata, contents, chapters),
         "OEBPS/cover.xhtml": cover,
         "OEBPS/cover.svg": _cover_svg(metadata),
@@ -190,6 +214,7 @@ def write_epub(metadata: Metadata, chapters: list[Chapter], contents: list[Conte
             )
             for chapter in chapters
         },
+        **{f"OEBPS/{book_image(path)}": images[path] for path in sorted(images)},
     }
     stamp = datetime.fromtimestamp(max(metadata.epoch, 315532800), UTC).timetuple()[:6]  # zip starts at 1980
     buffer = io.BytesIO()
@@ -200,5 +225,5 @@ def write_epub(metadata: Metadata, chapters: list[Chapter], contents: list[Conte
             info = zipfile.ZipInfo(name, date_time=stamp)
             info.compress_type = compression
             info.external_attr = 0o644 << 16
-            archive.writestr(info, text.encode("utf-8"))
+            archive.writestr(info, text.encode("utf-8") if isinstance(text, str) else text)
     return buffer.getvalue()

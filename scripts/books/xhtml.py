@@ -8,16 +8,19 @@ on screen: scripts, the widgets' JSON, KaTeX's HTML copy of each formula and the
 MathML stays: EPUB readers show MathML and read it aloud), the popovers behind computed values (a value stays as
 text), permalinks and the words that speak of a widget's controls (class grpo-interactive; the words for the tables
 stay). Headings go back up a level (a chapter's title is its file's h1), and each link is made to point at the
-chapter file that holds its target, or at the site for a file that is not in the book.
+chapter file that holds its target, or at the site for a file that is not in the book. An image of the site goes
+into the book (each chapter lists those it shows, book_image names them): EPUB readers load nothing from a site.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
-from html import escape
+from html import escape, unescape
 from html.parser import HTMLParser
-from urllib.parse import urljoin
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urljoin, urlsplit
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # HTMLParser reports names in lower case; SVG's are case-sensitive. The raw tag text keeps them (see _names).
@@ -48,6 +51,7 @@ class Chapter:
     ids: set[str] = field(default_factory=set)
     has_math: bool = False
     has_svg: bool = False
+    images: set[str] = field(default_factory=set)  # the site's images it shows, by their path in the site
 
     @property
     def file(self) -> str:
@@ -144,6 +148,8 @@ class _BookParser(HTMLParser):
             written.pop("type", None)
         if tag == "a" and written.get("href"):
             written["href"] = "\0" + (written["href"] or "")  # resolved once every chapter's ids are known
+        if tag == "img" and written.get("src"):
+            written["src"] = "\0" + (written["src"] or "")  # and an image once the site's address is
         if tag == "math":
             written["xmlns"] = MATHML
         if "katex" in (written.get("class") or "").split():  # the site hides the formula for a label; here it
@@ -207,16 +213,26 @@ def read_book(print_html: str, print_url: str) -> tuple[list[Chapter], list[Cont
     where = {identifier: chapter.file for chapter in parser.chapters for identifier in chapter.ids}
     where.update({chapter.name: chapter.file for chapter in parser.chapters})
     for chapter in parser.chapters:
-        chapter.body = [_resolve(part, where, print_url) for part in chapter.body]
+        chapter.body = [_resolve(part, where, print_url, chapter.images) for part in chapter.body]
     return parser.chapters, parser.contents
 
 
-_MARKED_LINK = re.compile(r'href="\0([^"]*)"')
+_MARKED_LINK = re.compile(r'(href|src)="\0([^"]*)"')
 
 
-def _resolve(part: str, where: dict[str, str], print_url: str) -> str:
+def _resolve(part: str, where: dict[str, str], print_url: str, images: set[str]) -> str:
+    site = urljoin(print_url, "../")  # the whole-book page is print/ of the site
+
     def link(match: re.Match[str]) -> str:
-        address = match.group(1)  # escaped, as written in the tag; '#' and '&' survive escaping as they were
+        address = match.group(2)  # escaped, as written in the tag; '#' and '&' survive escaping as they were
+        if match.group(1) == "src":
+            image = urljoin(print_url, unescape(address))
+            parts = urlsplit(image)
+            if not image.startswith(site) or parts.query or parts.fragment:
+                return f'src="{address}"'  # not a file of the site (a data: address)
+            path = unquote(image.removeprefix(site))
+            images.add(path)
+            return f'src="{book_image(path)}"'  # the chapters lie at the book's root
         if address.startswith("#") and address[1:] in where:
             file = where[address[1:]]
             target = address[1:]
@@ -226,3 +242,10 @@ def _resolve(part: str, where: dict[str, str], print_url: str) -> str:
         return f'href="{urljoin(print_url, address)}"'
 
     return _MARKED_LINK.sub(link, part) if "\0" in part else part
+
+
+def book_image(path: str) -> str:
+    """The name in the EPUB of the site's image at path: letters and digits only, which any reader takes as they
+    are (epubcheck warns of a space), and one name for each path."""
+    digest = hashlib.sha256(path.encode("utf-8")).hexdigest()[:16]
+    return f"images/{digest}{PurePosixPath(path).suffix.lower()}"

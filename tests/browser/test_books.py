@@ -11,9 +11,11 @@ from __future__ import annotations
 import html
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import zipfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from pypdf.generic import Destination, DictionaryObject
 
 from scripts.ensure_epubcheck import HOW_TO_INSTALL as NO_EPUBCHECK
 from scripts.ensure_epubcheck import find_epubcheck
-from tests.conftest import ROOT, mkdocs_build
+from tests.conftest import ROOT, copy_project, mkdocs_build
 from tests.site_links import check_site
 
 SITE_URL = "http://127.0.0.1:8000/"
@@ -249,3 +251,74 @@ def test_a_second_run_writes_the_same_bytes(built_books: Path, tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     for name in ("book.pdf", "book.epub"):
         assert (site / name).read_bytes() == (built_books / name).read_bytes(), name
+
+
+def _png(width: int, height: int) -> bytes:
+    """A red PNG, written by hand (the PNG specification: signature, IHDR, IDAT, IEND)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, true colour
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def _books_of(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    """`make build` of the book in project: the site, then the PDF and the EPUB."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOOK_FILES", "1")
+        built = mkdocs_build(project, site)
+    assert built.returncode == 0, built.stderr
+    command = [sys.executable, "-m", "scripts.books", str(site)]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+
+
+@pytest.mark.slow
+def test_an_image_a_chapter_shows_is_in_both_books(tmp_path: Path, browser: Browser) -> None:
+    # The EPUB had none: epubcheck stopped `make build` on the first chapter with a figure (RSC-007, "could not be
+    # found in the EPUB"). Two chapters at two depths show one image whose name needs escaping in an address.
+    project = copy_project(tmp_path / "book")
+    figures = project / "docs" / "assets" / "figures"
+    figures.mkdir(parents=True)
+    (figures / "red dot.png").write_bytes(_png(40, 20))
+    for source, address in (
+        ("grpo.md", "assets/figures/red%20dot.png"),
+        ("guide/widgets.md", "../assets/figures/red%20dot.png"),
+    ):
+        with (project / "docs" / source).open("a", encoding="utf-8") as chapter:
+            chapter.write(f"\n![A red rectangle]({address})\n")
+    site = tmp_path / "site"
+    books = _books_of(project, site)
+    assert books.returncode == 0 and "epubcheck: no errors or warnings" in books.stdout, books.stdout + books.stderr
+    with zipfile.ZipFile(site / "book.epub") as epub:
+        package = epub.read("OEBPS/content.opf").decode("utf-8")
+        chapters = [epub.read(f"OEBPS/{name}.xhtml").decode("utf-8") for name in ("grpo", "guide-widgets")]
+        shown = [re.findall(r'<img alt="A red rectangle" src="([^"]+)" />', text) for text in chapters]
+        assert len(shown) == 2 and shown[0] == shown[1] and len(shown[0]) == 1, shown  # one file for both
+        name = shown[0][0]
+        assert re.fullmatch(r"[a-z0-9/]+\.png", name), name  # epubcheck warns of a space in a file's name
+        assert epub.read(f"OEBPS/{name}") == _png(40, 20)
+        epub.extractall(tmp_path / "epub")
+    assert f'href="{name}" media-type="image/png"' in package
+    reader = browser.new_page()
+    reader.goto((tmp_path / "epub" / "OEBPS" / "guide-widgets.xhtml").as_uri())
+    assert reader.eval_on_selector("img[alt='A red rectangle']", "image => image.naturalWidth") == 40
+    reader.close()
+    printed = PdfReader(site / "book.pdf")
+    drawings = [sheet.get("/Resources", {}).get("/XObject", {}) for sheet in printed.pages]
+    pictures = [d for each in drawings for d in each.values() if d.get_object().get("/Subtype") == "/Image"]
+    assert len(pictures) == 2  # the book draws none of its own (its plots are vectors): these are the figure
+
+    # A WebP image shows on the site, but an EPUB 3.2 reader need not show it: named, with the fix.
+    (figures / "plot.webp").write_bytes(
+        b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"
+    )
+    with (project / "docs" / "ppo.md").open("a", encoding="utf-8") as chapter:
+        chapter.write("\n![A plot](assets/figures/plot.webp)\n")
+    books = _books_of(project, tmp_path / "second")
+    assert books.returncode == 1 and "Traceback" not in books.stderr, books.stderr
+    assert books.stderr.startswith(
+        "docs/assets/figures/plot.webp: the chapter 'ppo' shows this image, and EPUB readers show only PNG, JPEG, "
+        "GIF and SVG images: save it as one of those"
+    ), books.stderr
