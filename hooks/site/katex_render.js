@@ -10,7 +10,9 @@ if (!katexDir) {
   process.exit(2);
 }
 const katex = require(katexDir);
-const OPTIONS = { throwOnError: true, strict: "error" };
+// maxSize: a size written in TeX (\rule{1e6em}{1em}, \hspace, \kern) is at most 10 em, as wide as a phone's
+// line: KaTeX's default has no bound, and one slip made the whole page scroll sideways.
+const OPTIONS = { throwOnError: true, strict: "error", maxSize: 10 };
 
 // Where a displayed formula may wrap on a narrow screen: before a relation (a step, "= the next form") and,
 // inside a step, before a binary + or − between two terms. KaTeX's own parser finds both at the top level.

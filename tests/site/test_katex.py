@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def katex_directly(formulas: list[tuple[str, bool]]) -> list[str]:
         "const katex = require(process.argv[1]);"
         "const formulas = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(formulas.map(([tex, display]) => katex.renderToString(tex,"
-        " {displayMode: display, throwOnError: true, strict: 'error', output: 'htmlAndMathml'}))));"
+        " {displayMode: display, throwOnError: true, strict: 'error', maxSize: 10, output: 'htmlAndMathml'}))));"
     )
     result = subprocess.run(
         ["node", "-e", script, str(KATEX)], input=json.dumps(formulas), capture_output=True, text=True, check=True
@@ -68,6 +69,15 @@ FORMULAS = [(r"\hat{A}_i = \frac{r_i - \mu}{\sigma}", False), (r"\sum_{i=1}^{G} 
 
 def test_output_is_byte_identical_to_katex(renderer: KatexRenderer) -> None:
     assert [renderer.render(tex, display) for tex, display in FORMULAS] == katex_directly(FORMULAS)
+
+
+def test_a_size_written_in_tex_is_at_most_ten_em(renderer: KatexRenderer) -> None:
+    # KaTeX's default maxSize is Infinity: a \rule a million em wide made the page scroll sideways, on a phone too
+    for tex in (r"\rule{1000000em}{1em}", r"a\hspace{500em}b", r"a\kern{80em}b"):
+        html = re.sub(r"<annotation.*?</annotation>", "", renderer.render(tex, display=False))  # the TeX as written
+        sizes = [float(size) for size in re.findall(r"(-?[\d.]+)em", html)]
+        assert sizes and max(sizes) <= 10, (tex, html)
+    assert "border-right-width:2em" in renderer.render(r"\rule{2em}{1em}", display=False)  # a size under it stays
 
 
 def test_disk_cache_serves_katex_html_without_starting_katex(tmp_path: Path) -> None:
