@@ -61,12 +61,31 @@ class Report:
         lines: list[str] = []
         for problem, breaks in self.problems():
             lines.append(f"{where(problem)}: {problem.message}")
-            if problem.offending.strip():
-                lines.append(f"    {problem.offending.strip()}")
+            lines += [f"    {line}" for line in shown(problem)]
             if breaks:
                 lines.append(f"    this breaks {len(breaks)} place{'s' * (len(breaks) != 1)} of the book:")
                 lines += [f"      {file}: {lines_of(numbers)}" for file, numbers in by_file(breaks).items()]
         return "\n".join([*lines, self.count()])
+
+
+LONGEST = 160  # characters of a line of offending text a report shows: a 6,000-character line floods a terminal
+
+
+def shown(problem: Problem) -> list[str]:
+    """The offending text as a report shows it, line by line, without the white space around it. A line longer than
+    LONGEST is cut to that many characters around the problem's column, or from its start when it has none (a
+    long text is a whole line, of a data file or a front matter); `…` stands where it is cut."""
+    text = problem.offending.strip()
+    return [_around(line, problem.column) for line in text.split("\n")] if text else []
+
+
+def _around(line: str, column: int) -> str:
+    if len(line) <= LONGEST:
+        return line
+    centre = column - 1 if 0 < column <= len(line) else 0
+    start = max(0, min(centre - LONGEST // 2, len(line) - LONGEST))
+    end = start + LONGEST
+    return ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
 
 
 def where(problem: Problem) -> str:

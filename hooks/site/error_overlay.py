@@ -13,7 +13,7 @@ it, and no script: its button closes it (a dialog's form).
 from __future__ import annotations
 
 from hooks.engine.markdown import as_markdown, escape_html
-from hooks.engine.report import Report, by_file, lines_of, where
+from hooks.engine.report import Report, by_file, lines_of, shown, where
 
 ID = "grpo-build-problems"
 
@@ -51,8 +51,8 @@ def overlay(report: Report) -> str:
             f'<span class="grpo-where"><code>{escape_html(where(problem))}</code></span>',
             f"<p>{escape_html(problem.message)}</p>",
         ]
-        if problem.offending.strip():
-            parts.append(f"<pre>{escape_html(problem.offending.strip())}</pre>")
+        if lines := shown(problem):
+            parts.append(f"<pre>{escape_html(chr(10).join(lines))}</pre>")
         if breaks:
             places = "".join(
                 f"<li><code>{escape_html(file)}</code>: {lines_of(numbers)}</li>"

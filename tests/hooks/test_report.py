@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hooks.engine.report import Problem, Report
+from hooks.engine.report import LONGEST, Problem, Report
+from hooks.site.error_overlay import overlay
 
 DATA = Problem("grpo_examples/data/ppo.toml", 4, 1, "epsilon: expected a number, got 'wide'", 'epsilon = "wide"')
 
@@ -45,3 +46,26 @@ def test_a_problem_without_a_column_or_a_text_is_printed_without_them() -> None:
     report.add(Problem("docs/notes.txt", 1, 0, "not a page of the book", ""))
     assert report.text() == "docs/notes.txt:1: not a page of the book\n1 problem in 1 file"
     assert len(Report()) == 0
+
+
+def test_a_long_line_is_shown_around_the_problem_cut_where_it_is_cut() -> None:
+    # a 6,000-character line of a data file was printed whole, in the terminal and over every page
+    line = "context = " + '"' + "word " * 1000 + "BAD" + " more" * 200 + '"'
+    column = line.index("BAD") + 1
+    report = Report()
+    report.add(Problem("grpo_examples/data/practice.toml", 3, column, "context: a bad word", line))
+    report.add(Problem("docs/ppo.md", 2, 0, "no column", "x" * 1000))
+    text = report.text().splitlines()
+    start, around = text[1], text[3]  # sorted: docs/ before grpo_examples/
+    assert around.startswith("    …word word") and around.endswith("…") and " more mo" in around, around
+    assert len(around) == len("    ") + LONGEST + 2 and LONGEST // 3 < around.index("BAD") < 2 * LONGEST // 3
+    assert start == "    " + "x" * LONGEST + "…"  # no column: from the start
+    assert line not in overlay(report) and around.strip() in overlay(report)  # the overlay shows the same cut
+
+
+def test_a_line_that_fits_is_shown_whole_and_a_text_keeps_its_lines() -> None:
+    report = Report()
+    report.add(Problem("docs/grpo.md", 5, 0, "KaTeX cannot render this formula", "\n  \\frac{1}{\n  x\n"))
+    report.add(Problem("docs/grpo.md", 9, 3, "a line as long as may be", "y" * LONGEST))
+    assert report.text().splitlines()[1:3] == ["    \\frac{1}{", "      x"]
+    assert report.text().splitlines()[4] == "    " + "y" * LONGEST
