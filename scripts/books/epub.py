@@ -67,14 +67,15 @@ _CONTAINER = """<?xml version="1.0" encoding="UTF-8"?>
 </container>
 """
 
-# What a reading system needs beyond its own defaults: tables with rules, formulas and figures that fit the
-# screen, and the plots' series in the site's light palette (docs/assets/stylesheets/plots.css).
+# What a reading system needs beyond its own defaults: tables with rules, formulas, figures and images that fit
+# the screen, and the plots' series in the site's light palette (docs/assets/stylesheets/plots.css).
 STYLE = """body { line-height: 1.5; }
 table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.4em; text-align: left; vertical-align: top; }
 figure { margin: 1.5em 0; }
 figure svg { display: block; width: 100%; height: auto; max-width: 30em; }
 figcaption { font-size: 0.9em; }
+img { max-width: 100%; height: auto; }
 .katex-display { display: block; margin: 1em 0; overflow-x: auto; }
 pre { white-space: pre-wrap; }
 .cover { text-align: center; }

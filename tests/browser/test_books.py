@@ -281,7 +281,7 @@ def test_an_image_a_chapter_shows_is_in_both_books(tmp_path: Path, browser: Brow
     project = copy_project(tmp_path / "book")
     figures = project / "docs" / "assets" / "figures"
     figures.mkdir(parents=True)
-    (figures / "red dot.png").write_bytes(_png(40, 20))
+    (figures / "red dot.png").write_bytes(_png(1200, 20))
     for source, address in (
         ("grpo.md", "assets/figures/red%20dot.png"),
         ("guide/widgets.md", "../assets/figures/red%20dot.png"),
@@ -298,12 +298,15 @@ def test_an_image_a_chapter_shows_is_in_both_books(tmp_path: Path, browser: Brow
         assert len(shown) == 2 and shown[0] == shown[1] and len(shown[0]) == 1, shown  # one file for both
         name = shown[0][0]
         assert re.fullmatch(r"[a-z0-9/]+\.png", name), name  # epubcheck warns of a space in a file's name
-        assert epub.read(f"OEBPS/{name}") == _png(40, 20)
+        assert epub.read(f"OEBPS/{name}") == _png(1200, 20)
         epub.extractall(tmp_path / "epub")
     assert f'href="{name}" media-type="image/png"' in package
-    reader = browser.new_page()
+    reader = browser.new_page(viewport={"width": 360, "height": 640})  # a phone's reading system
     reader.goto((tmp_path / "epub" / "OEBPS" / "guide-widgets.xhtml").as_uri())
-    assert reader.eval_on_selector("img[alt='A red rectangle']", "image => image.naturalWidth") == 40
+    natural, width = reader.eval_on_selector(
+        "img[alt='A red rectangle']", "image => [image.naturalWidth, image.getBoundingClientRect().width]"
+    )
+    assert natural == 1200 and 0 < width <= 360  # loaded, and as wide as the screen at most
     reader.close()
     printed = PdfReader(site / "book.pdf")
     drawings = [sheet.get("/Resources", {}).get("/XObject", {}) for sheet in printed.pages]
