@@ -1,7 +1,7 @@
 """Check every chapter without building the site (about a second, most of it Python and Node starting).
 
     make check                                           # every page under docs/
-    .venv/bin/python scripts/check_chapters.py docs/grpo.md   # some pages
+    .venv/bin/python scripts/check_chapters.py docs/grpo.md   # some pages (or every page of a folder: docs/guide)
     .venv/bin/python scripts/check_chapters.py --project DIR  # the book in DIR (its hooks, its examples)
 
 For each page: its placeholders resolve, its formulas parse with the book's KaTeX, and the drift
@@ -34,8 +34,10 @@ def check_page(path: Path, project: Path, report: Any) -> None:
     from hooks.engine.report import Problem
 
     docs = project / "docs"
-    if not path.is_relative_to(docs) or not is_markdown_file(path.name):
-        report.add(Problem(str(path), 1, 0, f"not a page of the book: give a .md file under {docs}", ""))
+    if not path.is_relative_to(docs) or not is_markdown_file(path.name) or not path.is_file():
+        shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+        what = "no such page" if path.is_relative_to(docs) and not path.exists() else "not a page of the book"
+        report.add(Problem(shown, 1, 0, f"{what}: give a .md file under docs/, or a folder of them", ""))
         return
     text = checks.page_text(path.read_bytes(), path.relative_to(project).as_posix(), report)
     markdown, _ = get_data(text)
@@ -62,6 +64,19 @@ def check_files(docs: Path, project: Path, report: Any) -> list[Path]:
     return [path for path in kept if is_markdown_file(path.name)]
 
 
+def pages_given(paths: list[Path]) -> list[Path]:
+    """The pages named, a folder standing for the pages in it."""
+    from mkdocs.utils import is_markdown_file
+
+    pages = []
+    for path in (path.resolve() for path in paths):
+        if path.is_dir():
+            pages += [page for page in book_files(path) if is_markdown_file(page.name)]
+        else:
+            pages.append(path)
+    return pages
+
+
 def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pages", nargs="*", type=Path, help="pages to check (default: every page under docs/)")
@@ -69,13 +84,20 @@ def main(arguments: list[str]) -> int:
     options = parser.parse_args(arguments)
     project = options.project.resolve()
     docs = project / "docs"
+    if not docs.is_dir() or not (project / "hooks" / "checks.py").is_file():
+        print(
+            f"error: {project} is not the book's folder (it has no docs/ or no hooks/): give --project the folder "
+            "that holds mkdocs.yml",
+            file=sys.stderr,
+        )
+        return 1
     sys.path.insert(0, str(project))
     from hooks import checks
     from hooks.engine.report import Report
 
     report = Report()
     try:
-        pages = [page.resolve() for page in options.pages] or check_files(docs, project, report)
+        pages = pages_given(options.pages) if options.pages else check_files(docs, project, report)
         for page in pages:
             check_page(page, project, report)
         checks.check_data(report)

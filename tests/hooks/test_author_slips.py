@@ -269,3 +269,20 @@ def test_the_check_reads_a_page_with_windows_line_endings_as_the_build_does(tmp_
     assert "docs/grpo.md:2: a placeholder in the front matter is not expanded" in result.stdout, result.stdout
     assert f"docs/grpo.md:{text.count(chr(10))}: unknown name 'esay'" in result.stdout, result.stdout
     assert "2 problems in 1 file" in result.stdout
+
+
+def test_the_check_takes_a_folder_and_says_so_of_a_missing_page_or_book(tmp_path: Path) -> None:
+    # a missing page and a folder that is no book were tracebacks (FileNotFoundError, ModuleNotFoundError)
+    def check(*arguments: str) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run([*CHECK, *arguments], capture_output=True, text=True, check=False, timeout=120)
+        assert "Traceback" not in result.stderr, result.stderr
+        return result
+
+    guide = check(str(ROOT / "docs" / "guide"))
+    pages = len(list((ROOT / "docs" / "guide").rglob("*.md")))
+    assert pages > 1 and guide.returncode == 0 and f"checked {pages} pages" in guide.stdout, guide.stdout
+    missing = check(str(ROOT / "docs" / "nosuch.md"))
+    assert missing.returncode == 1
+    assert "docs/nosuch.md:1: no such page: give a .md file under docs/, or a folder of them" in missing.stdout
+    no_book = check("--project", str(tmp_path))
+    assert no_book.returncode == 1 and f"error: {tmp_path} is not the book's folder" in no_book.stderr
