@@ -33,13 +33,13 @@ def main() -> None:
     site = tempfile.mkdtemp(prefix="bench-serve-")
     config_file = str(project / "mkdocs.yml")
 
-    def get_config() -> MkDocsConfig:  # serve.py's own helper, as it is there
-        return load_config(config_file=config_file, site_dir=site)
+    def get_config() -> MkDocsConfig:  # serve.py's own helper, with an address that is never served: port 0, which
+        # the hooks' check of serve's address (hooks/site/serve_address.py) always finds free
+        return load_config(config_file=config_file, site_dir=site, dev_addr="127.0.0.1:0")
 
     config = get_config()
     config.plugins.on_startup(command="serve", dirty=False)
-    host, port = config.dev_addr
-    serve_url = _serve_url(host, port, "/")
+    serve_url = _serve_url("127.0.0.1", 8000, "/")  # serve's default address, as the pages would name it
     config.site_url = serve_url
     build(config, serve_url=serve_url, dirty=False)  # the first build of `mkdocs serve`
     original = chapter.read_text(encoding="utf-8")

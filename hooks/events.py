@@ -35,6 +35,7 @@ from hooks.site import (
     page_meta,
     print_book,
     provenance,
+    serve_address,
     stylesheets,
     tables,
     theme_env,
@@ -46,6 +47,7 @@ from hooks.site.katex import STYLESHEET, KatexMath, KatexRenderer
 from hooks.site.math_switch import MathSwitchError, math_rendered
 
 KATEX_URL = "assets/katex/"
+ADDRESS_CHECKED = "address checked"  # the key in _kept: `mkdocs serve` checks its address before its first build
 _sources_date = ""  # the sitemap's date for this build: hooks/site/build_date.py
 _math_on = True  # False only in a build with GRPO_BOOK_MATH=off (hooks/site/math_switch.py)
 _stylesheet: stylesheets.Joined | None = None  # the book's stylesheets as one file: hooks/site/stylesheets.py
@@ -105,6 +107,12 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     time (hooks/site/tables.py). Every Jinja environment of the build lists the theme's files without
     Material's icons, which no build copies (hooks/site/theme_env.py)."""
     global _math_on, _sources_date, _stylesheet, _font_rules
+    if _serving and not _kept.get(ADDRESS_CHECKED):  # the first build of `mkdocs serve`: before it, not after
+        try:
+            serve_address.check_free(*config.dev_addr)
+        except serve_address.ServeAddressError as error:
+            raise PluginError(str(error)) from None
+        _kept[ADDRESS_CHECKED] = True
     theme_env.use(config.theme, incremental.templates(_kept) if _incremental else None)
     try:
         _sources_date = build_date.build_date(Path(config.config_file_path).resolve().parent)

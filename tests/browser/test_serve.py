@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import re
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,3 +182,18 @@ def test_an_edit_of_the_hook_file_is_not_reported_as_a_good_build(served: tuple[
     entry.write_text(original + "\n# a comment\n", encoding="utf-8")
     seen = _wait_for_log(log, "hooks/entry.py changed: MkDocs loads it once")
     assert "restart `make serve` to use it" in seen
+
+
+def test_serving_where_another_server_listens_stops_before_building(tmp_path: Path) -> None:
+    # a `make serve` left running in another terminal: MkDocs built the whole book, then ended in OSError's traceback
+    project = copy_project(tmp_path / "book")
+    with socket.create_server(("127.0.0.1", 0)) as other:
+        port = other.getsockname()[1]
+        command = [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--dev-addr", f"127.0.0.1:{port}"]
+        environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        result = subprocess.run(command, cwd=project, env=environment, capture_output=True, text=True, timeout=120)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output
+    assert f"cannot serve the book at 127.0.0.1:{port}: Address already in use; another `make serve`" in output
+    assert f"make serve ADDR=127.0.0.1:{port + 1}" in output
+    assert "building all" not in output  # stopped before the first build

@@ -60,7 +60,8 @@ def main() -> None:
     logging.getLogger("mkdocs").setLevel(logging.INFO)
 
     def get_config() -> MkDocsConfig:
-        config = load_config(config_file=f"{project}/mkdocs.yml", site_dir=site)
+        # never served: port 0, which hooks/site/serve_address.py (the check of serve's address) always finds free
+        config = load_config(config_file=f"{project}/mkdocs.yml", site_dir=site, dev_addr="127.0.0.1:0")
         config.site_url = SERVE_URL
         return config
 
