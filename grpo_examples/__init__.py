@@ -27,7 +27,7 @@ from grpo_examples.advantages import (
     group_std,
     rewards_all_equal,
 )
-from grpo_examples.chapters import chapter, chapter_names
+from grpo_examples.chapters import chapter, chapter_file, chapter_names
 from grpo_examples.chapters.bandit import Bandit, BanditClaims, Baseline, Candidate, Quadratic, Simulated, VarianceCurve
 from grpo_examples.chapters.ppo import (
     PPO,
@@ -192,6 +192,7 @@ __all__ = [
     "advantages",
     "bytes_per_parameter",
     "chapter",
+    "chapter_file",
     "chapter_names",
     "clip_binds",
     "clip_check_points",

@@ -406,8 +406,22 @@ def _add_data_problems(report: Report, error: gx.DataError, breaks: tuple[str, i
         report.add(BookProblem(error.file, place.line, place.column, problem, place.text), breaks)
 
 
+UNREAD_DATA = (
+    "no model reads this file, so no page shows what it holds: a chapter's data is grpo_examples/data/<chapter>.toml, "
+    "named as its module grpo_examples/chapters/<chapter>.py ({chapters}), and the groups are groups.toml; rename "
+    "the file or remove it"
+)
+
+
 def check_data(report: Report) -> None:
-    """Every data file's problems, whether a page uses it or not: each subject's model is built once."""
+    """Every data file's problems, whether a page uses it or not: each subject's model is built once. A TOML file
+    of the data folder that no model reads is one too (a copy edited in vain, a chapter's file under another name)."""
+    read = {gx.GROUPS_FILE, *(gx.chapter_file(name) for name in gx.chapter_names())}
+    for path in sorted(gx.DATA.rglob("*.toml")):
+        shown = path.relative_to(gx.DATA)
+        if path not in read and not any(part.startswith(".") for part in shown.parts):  # an editor's, unseen
+            message = UNREAD_DATA.format(chapters=", ".join(gx.chapter_names()))
+            report.add(BookProblem(f"grpo_examples/data/{shown.as_posix()}", 1, 0, message, ""))
     try:
         subjects = book().subjects.values()
     except gx.DataError as error:

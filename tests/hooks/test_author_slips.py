@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from mkdocs.utils.meta import get_data
 
+import grpo_examples
 from hooks import checks
 from hooks.engine.report import Report
 from tests.chapter_pipeline import PluginError, page_markdown
@@ -286,3 +287,22 @@ def test_the_check_takes_a_folder_and_says_so_of_a_missing_page_or_book(tmp_path
     assert "docs/nosuch.md:1: no such page: give a .md file under docs/, or a folder of them" in missing.stdout
     no_book = check("--project", str(tmp_path))
     assert no_book.returncode == 1 and f"error: {tmp_path} is not the book's folder" in no_book.stderr
+
+
+def test_a_data_file_no_model_reads_is_a_problem(tmp_path: Path) -> None:
+    # a copy of ppo.toml edited in place of the file, a chapter's data under another name: no page changed, no word
+    project = copy_project(tmp_path / "book")
+    data = project / "grpo_examples" / "data"
+    (data / "ppo copy.toml").write_bytes((data / "ppo.toml").read_bytes())
+    (data / "old").mkdir()
+    (data / "old" / "groups.toml").write_bytes((data / "groups.toml").read_bytes())
+    (data / ".ppo.toml.swp.toml").write_text("", encoding="utf-8")  # an editor's hidden file: not the author's
+    result = subprocess.run([*CHECK, "--project", str(project)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    problems = [line for line in result.stdout.splitlines() if "no model reads this file" in line]
+    assert [line.split(": ")[0] for line in problems] == [
+        "grpo_examples/data/old/groups.toml:1",
+        "grpo_examples/data/ppo copy.toml:1",
+    ], result.stdout
+    assert f"grpo_examples/chapters/<chapter>.py ({', '.join(grpo_examples.chapter_names())})" in problems[0]
+    assert "rename the file or remove it" in problems[0]
