@@ -2,9 +2,9 @@
 
 Chapters come from contributors and CI publishes them, so what a chapter's Markdown or raw HTML puts on its page
 must not run in the reader's browser (a `<script>`, an `onerror=`, a `javascript:` link) nor make the page fetch
-from another host (an image, a frame, a stylesheet). Links to other sites stay: following one is the reader's
-choice. The book's own scripts come from the theme and from docs/assets/, and a widget's data is a
-`<script type="application/json">`, which the browser does not run.
+from another host (an image, a frame, a stylesheet) or tell one of the reader's clicks (a link's `ping=`). Links to
+other sites stay: following one is the reader's choice. The book's own scripts come from the theme and from
+docs/assets/, and a widget's data is a `<script type="application/json">`, which the browser does not run.
 
 Read on the page's HTML, after Markdown, so that every way of writing it counts (an image by reference, an attribute
 list, raw HTML); a few searches find the pages worth parsing, almost none, and only those are parsed.
@@ -33,6 +33,7 @@ _ATTRIBUTES = (
     re.compile(r"(?:src|poster|data|background)\s*=\s*[\"']?\s*(?:[a-z][a-z0-9+.-]*:|//)"),
     re.compile(r"url\("),
     re.compile(r"(?:href|action)\s*=\s*[\"']?(?!https?:|mailto:)[^\"'>:/?#&]*[:&]"),
+    re.compile(r"ping\s*="),
 )
 _RUNS = {"script", "iframe", "frame", "frameset", "object", "embed", "applet"}
 _CHANGES_THE_PAGE = {"base", "meta", "link", "style"}
@@ -108,6 +109,8 @@ def _problems(tag: str, attributes: dict[str, str | None]) -> Iterator[tuple[str
         value = value or ""
         if name.startswith("on"):
             yield f"an event handler ({name}=) runs code in the reader's browser: remove it", name
+        elif name == "ping":  # the browser posts to each of its addresses when the link is followed
+            yield "a link's ping= sends a request of the reader's click to the addresses it names: remove it", "ping"
         elif name in _FOLLOWED | _LOADED and (scheme := _running_scheme(value)):
             yield f"a {scheme} address runs code: link to a page instead", value
         elif (name in _LOADED or (name == "href" and tag in _SVG_LOADS) or name == "style") and (

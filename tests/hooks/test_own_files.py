@@ -46,6 +46,9 @@ ANIMATES = "can make a link run code or fetch from another host"
         # Chromium runs the address an animation sets when the reader clicks the link
         ('<svg><a><animate attributeName="href" values="javascript:alert(1)"/><text>a</text></a></svg>', ANIMATES),
         ('<svg><a><set attributeName=" xlink:href" to="javascript:alert(1)"/><text>a</text></a></svg>', ANIMATES),
+        # Chromium posts to each address of ping when the reader follows the link: a tracker of every click
+        ('<a href="ppo.md" ping="/here https://example.org/count">PPO</a>', "a link's ping= sends a request"),
+        ('[PPO](ppo.md){: ping="https://example.org/count" }', "a link's ping= sends a request"),
     ],
 )
 def test_a_chapter_that_runs_code_or_loads_from_elsewhere_is_refused(line: str, message: str) -> None:
