@@ -75,11 +75,31 @@ def test_links_own_files_code_and_prose_about_them_pass(line: str) -> None:
 
 
 def test_every_one_is_reported_at_its_line_with_the_tag() -> None:
-    source = "# Page\n\nProse.\n\n<img src=x onerror=alert(1)>\n\nMore.\n\n![a plot](https://example.org/plot.png)\n"
+    source = (
+        "# Page\n\nProse.\n\n<img src=x alt=a onerror=alert(1)>\n\nMore.\n\n![a plot](https://example.org/plot.png)\n"
+    )
     report = Report()
     checks.check_html(page_html(source), checks.Source(PAGE, source), report)
     found = [(problem.line, problem.message.split(" (")[0], problem.offending) for problem, _ in report.problems()]
     assert found == [
-        (5, "an event handler", "<img src=x onerror=alert(1)>"),
+        (5, "an event handler", "<img src=x alt=a onerror=alert(1)>"),
         (9, "the page would load a file from another host", '<img alt="a plot" src="https://example.org/plot.png" />'),
     ]
+
+
+def test_an_image_without_words_is_reported_at_its_line() -> None:
+    # Markdown publishes alt="" for ![](...), which says "decoration" to a screen reader, and axe lets it pass
+    source = (
+        "# Page\n\n![](assets/plot.png)\n\n![ ](assets/b.png)\n\n"
+        '<img src="assets/c.png">\n\n![The clip range](assets/named.png) and <img src="assets/d.png" alt="A dot">\n'
+    )
+    report = Report()
+    checks.check_html(page_html(source), checks.Source(PAGE, source), report)
+    found = [(problem.line, problem.offending) for problem, _ in report.problems()]
+    assert found == [
+        (3, '<img alt="" src="assets/plot.png" />'),
+        (5, '<img alt=" " src="assets/b.png" />'),
+        (7, '<img src="assets/c.png">'),
+    ], found
+    assert all(problem.message == checks.UNNAMED_IMAGE for problem, _ in report.problems())
+    assert "say what it shows, ![The clip range of PPO](...)" in checks.UNNAMED_IMAGE
