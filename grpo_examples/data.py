@@ -136,7 +136,9 @@ def load(path: Path, schema: type[T]) -> T:
             raise DataError(path, [f"the file is larger than the book allows ({MAX_FILE_BYTES:,} bytes): shorten it"])
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (some editors write one) dropped
     except FileNotFoundError:
-        raise DataError(path, ["the file is missing: restore it (git checkout -- it)"]) from None
+        schema_file = schema.__module__.replace(".", "/") + ".py"  # a new chapter's: its data file is written next
+        missing = f"the file is missing: write it ({schema.__name__} in {schema_file} says what it holds) or restore it"
+        raise DataError(path, [missing + " (git checkout -- it)"]) from None
     except IsADirectoryError:
         raise DataError(path, ["a folder stands where this file should be: remove it, restore the file"]) from None
     except UnicodeDecodeError as error:

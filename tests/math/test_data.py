@@ -240,9 +240,13 @@ def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     assert load(path, Everything).count == 3
 
 
-def test_a_missing_file_says_to_restore_it(tmp_path: Path) -> None:
+def test_a_missing_file_says_to_write_or_restore_it(tmp_path: Path) -> None:
+    # a new chapter's module without its data file was told to restore a file it never had
     [problem] = problems_of(tmp_path / "gone.toml", Everything)
-    assert problem == "the file is missing: restore it (git checkout -- it)"
+    assert problem == (
+        "the file is missing: write it (Everything in tests/math/test_data.py says what it holds) "
+        "or restore it (git checkout -- it)"
+    )
 
 
 def test_a_data_file_that_links_out_of_its_folder_is_refused_unread(tmp_path: Path) -> None:
