@@ -10,6 +10,7 @@ every problem into a Report. It imports nothing of MkDocs, so `make check` start
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import re
 from dataclasses import dataclass
@@ -305,17 +306,33 @@ LINKED_OUT = (
     "this file is a link to a file outside the book, which the site would publish: put the file itself in the book "
     "(git add it, not a link to it)"
 )
+LINKED_FOLDER = (
+    "this folder is a link, and the site would publish what it holds from wherever that is (outside the book, or a "
+    "second copy of the book's own files, forever when the folder holds the link): put the files themselves here"
+)
 
 
 def check_linked_out(files: list[Path], project: Path, report: Report) -> list[Path]:
-    """The files of docs/ that are links to a file outside the book (a symbolic link, or one in a linked folder),
-    each reported: MkDocs would read or copy what they point to into the published site, from any folder of the
-    machine that builds it."""
-    outside = [path for path in files if not path.resolve().is_relative_to(project.resolve())]
-    for path in outside:
-        shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
-        report.add(BookProblem(shown, 1, 0, LINKED_OUT, f"{shown} -> {path.resolve()}"))
-    return outside
+    """The files of docs/ that the site must not publish, each folder or file reported once: those in a folder that
+    is a link (MkDocs follows it, and a link to a folder above it made a build publish every file forty times over
+    and end in a traceback), and a file that is a link to a file outside the book (MkDocs would copy it into the
+    published site, from any folder of the machine that builds it)."""
+    refused, folders = [], set()
+    for path in files:
+        within = path.relative_to(project).parents if path.is_relative_to(project) else []
+        inside = [folder for folder in within if folder != Path(".")]  # docs/assets/figures, docs/assets, docs
+        linked = next((project / folder for folder in reversed(inside) if (project / folder).is_symlink()), None)
+        if linked is not None:
+            folders.add(linked)
+            refused.append(path)
+        elif not path.resolve().is_relative_to(project.resolve()):
+            shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+            report.add(BookProblem(shown, 1, 0, LINKED_OUT, f"{shown} -> {path.resolve()}"))
+            refused.append(path)
+    for folder in folders:
+        shown = folder.relative_to(project).as_posix()
+        report.add(BookProblem(shown, 1, 0, LINKED_FOLDER, f"{shown} -> {os.readlink(folder)}"))
+    return refused
 
 
 # MkDocs publishes every file of docs/ that is not a page as it is, at the book's address: an HTML, XHTML or XML

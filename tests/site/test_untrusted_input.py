@@ -195,23 +195,28 @@ def test_a_file_of_docs_that_would_run_code_where_it_is_published_stops_the_buil
 
 
 def test_a_file_of_docs_that_links_outside_the_book_stops_the_build(tmp_path: Path) -> None:
-    # MkDocs follows links in docs/: it published what they point to (a file, a whole folder) from the machine
+    # MkDocs follows links in docs/: it published what they point to (a file, a whole folder) from the machine, and a
+    # link to a folder above it every file forty times over, ending in OSError's traceback ("Too many levels")
     project = _book(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text("a secret\n", encoding="utf-8")
     (project / "docs" / "assets" / "leak.txt").symlink_to(outside / "secret.txt")
     (project / "docs" / "assets" / "linked").symlink_to(outside, target_is_directory=True)
+    (project / "docs" / "assets" / "loop").symlink_to("..", target_is_directory=True)  # docs/ again, forever
     (project / "docs" / "assets" / "readme.txt").symlink_to(project / "README.md")  # a file of the book: fine
     (outside / "page.md").write_text("# Outside\n\nA typed 0.8 of a page outside the book.\n", encoding="utf-8")
     for output in _refused(mkdocs_build(project, tmp_path / "site")), _checked(project):  # make check says it too
-        problems = [line for line in output.splitlines() if "a link to a file outside the book" in line]
-        assert [line.split(": this file")[0].split()[-1] for line in problems] == [
+        problems = [line for line in output.splitlines() if "outside the book" in line or "is a link" in line]
+        assert [line.split(": this")[0].split()[-1] for line in problems] == [
             "docs/assets/leak.txt:1",
-            "docs/assets/linked/page.md:1",
-            "docs/assets/linked/secret.txt:1",
+            "docs/assets/linked:1",
+            "docs/assets/loop:1",
         ], output
+        assert "a link to a file outside the book, which the site would publish" in problems[0]
+        assert all("this folder is a link, and the site would publish what it holds" in line for line in problems[1:])
         assert "a secret" not in output and "typed number" not in output  # neither read
+        assert "Too many levels" not in output
     assert not list((tmp_path / "site").rglob("secret.txt"))
 
 
