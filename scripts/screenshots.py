@@ -25,6 +25,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 WIDTHS = {"desktop": 1280, "phone": 360}
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 SLICE = 1800
+# A slice of a long page, shot from the full page, is slow on a slow or busy machine: in one full test run a slice
+# of the longest chapter took more than Playwright's 30 s, the CPU throttled twice (tests/browser/test_screenshots.py).
+SHOT_TIMEOUT_MS = 120_000
 WHOLE_BOOK = "print"
 
 
@@ -49,7 +52,7 @@ def shoot(page: Page, url: str, stem: Path, width: int) -> list[Path]:
     for index, top in enumerate(range(0, height, SLICE), start=1):
         shot = stem.with_name(f"{stem.name}-{index}.png")
         clip: FloatRect = {"x": 0, "y": top, "width": width, "height": min(SLICE, height - top)}
-        page.screenshot(path=str(shot), full_page=True, clip=clip)
+        page.screenshot(path=str(shot), full_page=True, clip=clip, timeout=SHOT_TIMEOUT_MS)
         shots.append(shot)
     return shots
 
