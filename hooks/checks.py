@@ -82,7 +82,7 @@ def book() -> Book:
         name: subject(name, gx.group, name, data=f"{_data(gx.GROUPS_FILE)} [{name}]") for name in gx.group_names()
     }
     chapter_subjects = {
-        name: subject(name, gx.chapter, name, data=_data(gx.DATA / f"{name}.toml")) for name in gx.chapter_names()
+        name: subject(name, gx.chapter, name, data=_data(gx.chapter_file(name))) for name in gx.chapter_names()
     }
     clash = sorted(set(groups) & set(chapter_subjects))
     if clash:
@@ -326,7 +326,7 @@ def check_linked_out(files: list[Path], project: Path, report: Report) -> list[P
             folders.add(linked)
             refused.append(path)
         elif not path.resolve().is_relative_to(project.resolve()):
-            shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+            shown = shown_path(path, project)
             report.add(BookProblem(shown, 1, 0, LINKED_OUT, f"{shown} -> {path.resolve()}"))
             refused.append(path)
     for folder in folders:
@@ -351,7 +351,7 @@ def check_published_files(files: list[Path], project: Path, report: Report) -> l
     an SVG figure is read for scripts, handlers and files from elsewhere at its line, like a page's HTML."""
     refused = []
     for path in files:
-        shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+        shown = shown_path(path, project)
         if path.suffix.lower() in OPENED_AS_DOCUMENTS:
             report.add(BookProblem(shown, 1, 0, PUBLISHED_AS_A_DOCUMENT, shown))
             refused.append(path)
@@ -399,18 +399,22 @@ def pasted_files(markdown: str, shown: str, project: Path, report: Report, first
                 continue
             file = (project / snippet.path).resolve()
             pasted_at = breaks or (shown, snippet.line)  # the page's line that pastes it, or pastes its paster
-            pasted = page_text(file.read_bytes(), _shown(file, project), report, pasted_at)  # pymdownx: UTF-8
+            pasted = page_text(file.read_bytes(), shown_path(file, project), report, pasted_at)  # pymdownx: UTF-8
             as_code = in_code or snippet.line in code
             if not as_code and OPENING.search(pasted):
                 report.add(BookProblem(where, snippet.line, 0, PASTED_PLACEHOLDER, snippet.path), breaks)
             if file not in files:
                 files.append(file)
-                to_read.append((_shown(file, project), pasted, 1, pasted_at, as_code))
+                to_read.append((shown_path(file, project), pasted, 1, pasted_at, as_code))
     return files
 
 
-def _shown(file: Path, project: Path) -> str:
-    return file.relative_to(project.resolve()).as_posix()
+def shown_path(path: Path, project: Path) -> str:
+    """A file as an author names it: from the book's folder (docs/grpo.md), or whole when it lies outside."""
+    for base in (project, project.resolve()):
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    return str(path)
 
 
 def _snippet_problem(path: str, project: Path) -> str | None:
@@ -443,10 +447,10 @@ def check_data(report: Report) -> None:
     of the data folder that no model reads is one too (a copy edited in vain, a chapter's file under another name)."""
     read = {gx.GROUPS_FILE, *(gx.chapter_file(name) for name in gx.chapter_names())}
     for path in sorted(gx.DATA.rglob("*.toml")):
-        shown = path.relative_to(gx.DATA)
-        if path not in read and not any(part.startswith(".") for part in shown.parts):  # an editor's, unseen
+        hidden = any(part.startswith(".") for part in path.relative_to(gx.DATA).parts)  # an editor's, unseen
+        if path not in read and not hidden:
             message = UNREAD_DATA.format(chapters=", ".join(gx.chapter_names()))
-            report.add(BookProblem(f"grpo_examples/data/{shown.as_posix()}", 1, 0, message, ""))
+            report.add(BookProblem(_data(path), 1, 0, message, ""))
     try:
         subjects = book().subjects.values()
     except gx.DataError as error:

@@ -35,7 +35,7 @@ def check_page(path: Path, project: Path, report: Any) -> None:
 
     docs = project / "docs"
     if not path.is_relative_to(docs) or not is_markdown_file(path.name) or not path.is_file():
-        shown = path.relative_to(project).as_posix() if path.is_relative_to(project) else str(path)
+        shown = checks.shown_path(path, project)
         what = "no such page" if path.is_relative_to(docs) and not path.exists() else "not a page of the book"
         report.add(Problem(shown, 1, 0, f"{what}: give a .md file under docs/, or a folder of them", ""))
         return
