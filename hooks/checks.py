@@ -28,7 +28,7 @@ from hooks.engine.placeholders import OPENING, Problem, expand
 from hooks.engine.report import Problem as BookProblem
 from hooks.engine.report import Report
 from hooks.engine.tree import Subject, fingerprint, subject
-from hooks.site import alt_text, own_files
+from hooks.site import alt_text, local_addresses, own_files
 from hooks.site.katex import KatexError, KatexProcessError, KatexRenderer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,6 +282,16 @@ def check_html(html: str, source: Source, report: Report) -> None:
         report.add(BookProblem(source.path, source.line_of(found.find), 0, found.message, found.tag))
     for image in alt_text.unnamed_images(html):  # and says what each image shows
         report.add(BookProblem(source.path, source.line_of(image.find), 0, UNNAMED_IMAGE, image.tag))
+
+
+def check_addresses(
+    html: str, source: Source, page: tuple[str, str], site: local_addresses.Site, report: Report
+) -> None:
+    """Every address of the site's own on the page, at `page` (its file in the site and its chapter's, from docs/:
+    'ppo/index.html', 'ppo.md'), names a file the site publishes (hooks/site/local_addresses.py): an address in raw
+    HTML is read from the page's address, not the chapter's file, and MkDocs checks only Markdown's."""
+    for found in local_addresses.unpublished(html, *page, site):
+        report.add(BookProblem(source.path, source.line_of(found.address), 0, found.message, found.address))
 
 
 def page_text(data: bytes, path: str, report: Report, breaks: tuple[str, int] | None = None) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils import clean_directory
@@ -31,6 +31,7 @@ from hooks.site import (
     error_overlay,
     incremental,
     katex_fonts,
+    local_addresses,
     math_labels,
     page_meta,
     print_book,
@@ -64,6 +65,7 @@ _order: list[tuple[str, str]] = []  # (src_uri, url) of every page, in the order
 _planned: dict[str, tuple[str, checks.Checked, Report]] = {}  # pages on_nav expanded: Markdown, result, problems
 _whole_book: list[bytes] = []  # the print page's book, made in on_page_context; on_post_build writes it into the page
 _print_page: tuple[str, str] | None = None  # the print page as the template made it, and where it is written
+_published = local_addresses.Site(frozenset(), {})  # every file of the site: hooks/site/local_addresses.py
 _unsearched: dict[str, str] = {}  # each page's HTML while the search plugin reads it with formulas as text
 _SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")  # as the search plugin removes them
 log = get_plugin_logger("grpo")
@@ -156,7 +158,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Serve KaTeX's stylesheet and fonts from the site, taken from the package that renders the HTML, the
     whole book as one page, and the book's joined stylesheet; leave out what of Material's a reader never loads,
     a file of docs/ that links outside the book, and one that would run code at the book's address when opened
-    (each reported)."""
+    (each reported). What is left is what a page's addresses may name (hooks/site/local_addresses.py)."""
+    global _published
     theme_files.drop(files, config)  # no source maps, no unused search languages: hooks/site/theme_files.py
     docs = {Path(file.abs_src_path): file for file in files if file.abs_src_path and file.src_dir == config.docs_dir}
     for path in checks.check_linked_out(list(docs), _project(config), _report):  # never read, never copied
@@ -172,14 +175,17 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     files.append(print_book.print_file(config))  # the whole book on one page: hooks/site/print_book.py
     if _stylesheet is not None:
         stylesheets.serve(_stylesheet, files, config)
-    if not _math_on:
-        return files
-    dist = _katex(config).assets
-    # the package's stylesheet with each font's woff2 alone, and those fonts only: hooks/site/katex_fonts.py
-    stylesheet = katex_fonts.woff2_only((dist / STYLESHEET).read_text(encoding="utf-8"), str(dist / STYLESHEET))
-    files.append(File.generated(config, KATEX_URL + STYLESHEET, content=stylesheet))
-    for font in katex_fonts.files_named(stylesheet, dist):
-        files.append(File.generated(config, KATEX_URL + font, abs_src_path=str(dist / font)))
+    if _math_on:
+        dist = _katex(config).assets
+        # the package's stylesheet with each font's woff2 alone, and those fonts only: hooks/site/katex_fonts.py
+        stylesheet = katex_fonts.woff2_only((dist / STYLESHEET).read_text(encoding="utf-8"), str(dist / STYLESHEET))
+        files.append(File.generated(config, KATEX_URL + STYLESHEET, content=stylesheet))
+        for font in katex_fonts.files_named(stylesheet, dist):
+            files.append(File.generated(config, KATEX_URL + font, abs_src_path=str(dist / font)))
+    included = [file for file in files if file.inclusion.value > InclusionLevel.DRAFT.value]  # is_included(), untyped
+    published = {file.dest_uri for file in included} | set(config.theme.static_templates) | set(print_book.BOOK_FILES)
+    pages = {file.src_uri: file.dest_uri for file in included if file.is_documentation_page()}
+    _published = local_addresses.Site(frozenset(published), pages)  # what a page's addresses may name
     return files
 
 
@@ -339,14 +345,17 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """No placeholder is left in the page as a comment (hooks/checks.py check_html); the page's date is its
+    """No placeholder is left in the page as a comment (hooks/checks.py check_html), and each address of the site's
+    own names a file it publishes (check_addresses); the page's date is its
     sources' (hooks/site/build_date.py), its description is checked and escaped, an
     element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py), and a long name in
     inline code wraps at its dots and slashes on a phone (hooks/site/code_breaks.py)."""
     time_limit.stop()  # Markdown is done with the page (hooks/site/time_limit.py)
-    checks.check_html(html, checks.Source(_source_path(page, config), _text(page, config)), _report)
+    source = checks.Source(_source_path(page, config), _text(page, config))
+    checks.check_html(html, source, _report)
+    checks.check_addresses(html, source, (page.file.dest_uri, page.file.src_uri), _published, _report)
     page.update_date = _sources_date or page.update_date
     page_meta.describe(page, _source_path(page, config))
     name = page.file.src_uri.removesuffix(".md").replace("/", "-")

@@ -41,6 +41,9 @@ from mkdocs.structure.pages import Page
 
 PRINT_SOURCE = "print.md"
 PRINT_PATH = "/print/"
+# The book as files a reader keeps, which `make build` writes into the site (scripts/books); the footer links both
+# (overrides/partials/copyright.html), and a chapter may.
+BOOK_FILES = PDF_NAME, EPUB_NAME = "book.pdf", "book.epub"
 _STUB = """---
 title: The whole book
 description: Every page of the book on one page, in the order of the site, to print or to save as a PDF.

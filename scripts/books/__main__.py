@@ -23,6 +23,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from hooks.site.build_date import source_epoch
+from hooks.site.print_book import EPUB_NAME, PDF_NAME
 from scripts.books.epub import Metadata, image_type, write_epub
 from scripts.books.pdf import PdfError, TitlePage, print_book, reproducible
 from scripts.books.xhtml import Chapter, MarkupError, read_book
@@ -33,7 +34,6 @@ from scripts.ensure_epubcheck import find_epubcheck
 from scripts.local_server import serve
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-PDF_NAME, EPUB_NAME = "book.pdf", "book.epub"  # overrides/partials/copyright.html links both
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 

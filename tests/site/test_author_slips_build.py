@@ -41,3 +41,30 @@ def test_the_build_stops_at_the_slip_and_says_what_to_do(slip: str, tmp_path: Pa
     assert result.stderr.count("docs/grpo.md:") == 1, result.stderr  # the slip is the chapter's only problem
     for words in expected:
         assert words in result.stderr, result.stderr
+
+
+def test_an_address_in_raw_html_is_checked_from_the_pages_address_and_the_fix_builds(tmp_path: Path) -> None:
+    # built without a word before: MkDocs leaves raw HTML's addresses as written, and the browser reads them from the
+    # page's address, /grpo/, not from docs/: a broken image on the published site, and an EPUB that epubcheck refused
+    project = copy_project(tmp_path / "book")
+    figures = project / "docs" / "assets" / "figures"
+    figures.mkdir(parents=True)
+    (figures / "plot.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # its bytes are not read, its name is
+    number = _append(project, '<img src="assets/figures/plot.png" alt="A plot"> and <a href="../book.pdf">the PDF</a>')
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    message = (
+        f"docs/grpo.md:{number}: the browser reads assets/figures/plot.png from the page's address, /grpo/, not from "
+        "the chapter's file, and finds nothing there: write ../assets/figures/plot.png, or write it in Markdown"
+    )
+    assert message in result.stderr, result.stderr
+    assert result.stderr.count("docs/grpo.md:") == 1, result.stderr  # the PDF `make build` writes is the site's
+    # The address the message gives is the one that works.
+    chapter = project / "docs" / "grpo.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace('"assets/figures', '"../assets/figures'), "utf-8")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr[-2000:]
+    page = tmp_path / "site" / "grpo" / "index.html"
+    assert '<img src="../assets/figures/plot.png" alt="A plot">' in page.read_text(encoding="utf-8")
+    assert (page.parent / "../assets/figures/plot.png").resolve().is_file()
