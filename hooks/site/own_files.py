@@ -3,8 +3,10 @@
 Chapters come from contributors and CI publishes them, so what a chapter's Markdown or raw HTML puts on its page
 must not run in the reader's browser (a `<script>`, an `onerror=`, a `javascript:` link) nor make the page fetch
 from another host (an image, a frame, a stylesheet) or tell one of the reader's clicks (a link's `ping=`). Links to
-other sites stay: following one is the reader's choice. The book's own scripts come from the theme and from
-docs/assets/, and a widget's data is a `<script type="application/json">`, which the browser does not run.
+other sites stay: following one is the reader's choice. Nor may it hold what the book's PDF and EPUB cannot (a video,
+a sound), which would be a blank box on paper and a file epubcheck cannot find. The book's own scripts come from
+the theme and from docs/assets/, and a widget's data is a `<script type="application/json">`, which the browser does
+not run.
 
 Read on the page's HTML, after Markdown, so that every way of writing it counts (an image by reference, an attribute
 list, raw HTML); a few searches find the pages worth parsing, almost none, and only those are parsed.
@@ -25,7 +27,7 @@ from urllib.parse import urlsplit
 _LOOK_FOR = (  # tags that run, embed or restyle; SVG's that fetch their href; a srcset, whose addresses are a list;
     # an SVG animation, which can set an attribute to any of the values it lists
     *("<iframe", "<frame", "<object", "<embed", "<applet", "<base", "<meta", "<link", "<style"),
-    *("<image", "<use", "<feimage", "srcset", "attributename"),
+    *("<image", "<use", "<feimage", "srcset", "attributename", "<video", "<audio"),
 )
 _WIDGET_DATA = '<script class="grpo-widget__data" type="application/json">'
 _ATTRIBUTES = (
@@ -37,6 +39,7 @@ _ATTRIBUTES = (
 )
 _RUNS = {"script", "iframe", "frame", "frameset", "object", "embed", "applet"}
 _CHANGES_THE_PAGE = {"base", "meta", "link", "style"}
+_PLAYS = {"video", "audio"}  # on the site only: the PDF prints a blank box, the EPUB would need the file
 _LOADED = {"src", "srcset", "poster", "data", "background", "xlink:href"}  # fetched as the page loads
 _FOLLOWED = {"href", "action", "formaction"}
 _SVG_LOADS = {"image", "use", "feimage"}  # their href is fetched, not followed
@@ -95,6 +98,13 @@ def _problems(tag: str, attributes: dict[str, str | None]) -> Iterator[tuple[str
         yield (
             f"<{tag}> in a chapter changes how the whole page loads or looks: remove it (the book's styles are "
             "in docs/assets/stylesheets/)",
+            f"<{tag}",
+        )
+        return
+    if tag in _PLAYS:
+        yield (
+            f"<{tag}> plays on the site only, and the book is also its PDF and EPUB: show a figure (PNG, JPEG, GIF, "
+            "which may move, or SVG), or link to the file: [The run, as a video](assets/run.mp4)",
             f"<{tag}",
         )
         return

@@ -18,6 +18,7 @@ RUNS = "would run or embed code"
 HANDLER = "an event handler"
 ELSEWHERE = "the page would load a file from another host"
 CHANGES = "changes how the whole page loads or looks"
+PLAYS = "plays on the site only, and the book is also its PDF and EPUB: show a figure"
 ANIMATES = "can make a link run code or fetch from another host"
 
 
@@ -38,7 +39,10 @@ ANIMATES = "can make a link run code or fetch from another host"
         ('<img srcset="plot.png 1x, https://example.org/plot@2x.png 2x" alt="a plot">', ELSEWHERE),
         ('<p style="background: url(https://example.org/a.png)">x</p>', ELSEWHERE),
         ('<svg><image href="https://example.org/a.png"/></svg>', ELSEWHERE),
-        ('<video poster="https://example.org/p.png"></video>', ELSEWHERE),
+        # the book is also its PDF and EPUB, which cannot play them
+        ('<video controls src="assets/run.mp4">The run</video>', PLAYS),
+        ('<VIDEO poster="https://example.org/p.png"><source src="assets/run.webm"></VIDEO>', PLAYS),
+        ('<audio controls><source src="assets/a.mp3" type="audio/mpeg"></audio>', PLAYS),
         ('<img src="//[example.org/a.png">', ELSEWHERE),  # an address urllib cannot split: no traceback
         ('<link rel="stylesheet" href="https://example.org/a.css">', CHANGES),
         ("<style>body { display: none }</style>", CHANGES),
@@ -61,6 +65,7 @@ def test_a_chapter_that_runs_code_or_loads_from_elsewhere_is_refused(line: str, 
     [
         "A [link to a site](https://example.org/paper.pdf), one [in the book](ppo.md#gae), a [mail](mailto:a@b.c).",
         "![a plot](assets/plot.svg) and ![inline bytes](data:image/png;base64,iVBORw0KGgo=)",
+        "[The run, as a video](assets/run.mp4), and `<video>` written about, not shown",
         '<figure><img src="../assets/plot.svg" srcset="../assets/plot.svg 1x" alt="a plot"></figure>',
         "<div style=\"background: url('assets/a.png')\">x</div>",
         "On onclick= handlers, `<script>` tags and javascript: links: `<img src=x onerror=f()>`, &lt;script&gt;.",
