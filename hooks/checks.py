@@ -28,7 +28,7 @@ from hooks.engine.placeholders import OPENING, Problem, expand
 from hooks.engine.report import Problem as BookProblem
 from hooks.engine.report import Report
 from hooks.engine.tree import Subject, fingerprint, subject
-from hooks.site import alt_text, local_addresses, own_files
+from hooks.site import images, local_addresses, own_files
 from hooks.site.katex import KatexError, KatexProcessError, KatexRenderer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,17 +261,12 @@ def _front_matter_value(key: str, value: Any) -> str | None:
 _LEFT_AS_A_COMMENT = re.compile(r"<!--\s*grpo:.*?-->", re.DOTALL)
 
 
-UNNAMED_IMAGE = (
-    "this image has no words for a reader who cannot see it: say what it shows, ![The clip range of PPO](...) "
-    'or alt="..."'
-)
-
-
 def check_html(html: str, source: Source, report: Report) -> None:
     """A placeholder that reached the page's HTML as a comment: Markdown read as prose what check_page took for
     code (an indented block the scan of hooks/engine/scan.py misjudged), and the page would silently lack its
     number. A script, an event handler or a file from another host (hooks/site/own_files.py). An image without
-    alt text (hooks/site/alt_text.py). Each reported at its line, like every other problem."""
+    alt text, or of a type the EPUB cannot hold (hooks/site/images.py). Each reported at its line, like every other
+    problem."""
     for comment in _LEFT_AS_A_COMMENT.finditer(html):
         message = (
             "this placeholder was left as it stands (the book took its line for code, Markdown did not): "
@@ -280,8 +275,8 @@ def check_html(html: str, source: Source, report: Report) -> None:
         report.add(BookProblem(source.path, source.line_of(comment.group()), 0, message, comment.group()))
     for found in own_files.foreign(html):  # a chapter runs no code of its own and loads only the site's files
         report.add(BookProblem(source.path, source.line_of(found.find), 0, found.message, found.tag))
-    for image in alt_text.unnamed_images(html):  # and says what each image shows
-        report.add(BookProblem(source.path, source.line_of(image.find), 0, UNNAMED_IMAGE, image.tag))
+    for image in images.image_problems(html):  # and says what each image shows, of a type the EPUB holds
+        report.add(BookProblem(source.path, source.line_of(image.find), 0, image.message, image.tag))
 
 
 def check_addresses(

@@ -23,8 +23,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from hooks.site.build_date import source_epoch
+from hooks.site.images import image_type
 from hooks.site.print_book import EPUB_NAME, PDF_NAME
-from scripts.books.epub import Metadata, image_type, write_epub
+from scripts.books.epub import Metadata, write_epub
 from scripts.books.pdf import PdfError, TitlePage, print_book, reproducible
 from scripts.books.xhtml import Chapter, MarkupError, read_book
 from scripts.ensure_browser import HOW_TO_INSTALL as NO_CHROMIUM
@@ -55,21 +56,14 @@ def _version() -> str:
     return f"commit {result.stdout.strip()}" if result.returncode == 0 else "built from a copy without git"
 
 
-class ImageError(ValueError):
-    """A chapter shows an image the EPUB cannot hold (a mistake of the book's, reported as it is)."""
-
-
 def _images(site: Path, chapters: list[Chapter]) -> dict[str, bytes]:
     """The bytes of each image of the site the chapters show, by its path in the site, for the EPUB."""
     images = {}
     for chapter in chapters:
         for path in sorted(chapter.images):
             file = (site / path).resolve()
-            if image_type(path) is None:
-                raise ImageError(
-                    f"docs/{path}: the chapter {chapter.name!r} shows this image, and EPUB readers show only PNG, "
-                    "JPEG, GIF and SVG images: save it as one of those and show that"
-                )
+            if image_type(path) is None:  # the build refuses it at its line (hooks/site/images.py)
+                raise MarkupError(f"the chapter {chapter.name!r} shows {path}, an image the EPUB cannot hold")
             if not file.is_relative_to(site.resolve()) or not file.is_file():
                 raise MarkupError(f"the chapter {chapter.name!r} shows {path}, which the site does not hold")
             images[path] = file.read_bytes()
@@ -134,9 +128,6 @@ def main() -> int:
         pdf, epub, report = write_books(site, chromium, epubcheck)
     except (MarkupError, PdfError) as error:
         print(f"{site / 'print/index.html'}: {error}", file=sys.stderr)
-        return 1
-    except ImageError as error:
-        print(error, file=sys.stderr)
         return 1
     if report is not None:
         print(f"{epub}: epubcheck found problems:\n{report}", file=sys.stderr)

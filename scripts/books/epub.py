@@ -20,24 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
-from pathlib import PurePosixPath
 
+from hooks.site.images import image_type
 from scripts.books.xhtml import Chapter, ContentsEntry, book_image
-
-# The images every EPUB 3 reading system shows (EPUB 3.2's core media types); another needs a fallback readers
-# may not have, and epubcheck refuses it without one.
-IMAGE_TYPES = {
-    ".gif": "image/gif",
-    ".jpeg": "image/jpeg",
-    ".jpg": "image/jpeg",
-    ".png": "image/png",
-    ".svg": "image/svg+xml",
-}
-
-
-def image_type(path: str) -> str | None:
-    """The media type of an image the book may hold, by its name; None for one it may not."""
-    return IMAGE_TYPES.get(PurePosixPath(path).suffix.lower())
 
 
 @dataclass(frozen=True)

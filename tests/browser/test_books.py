@@ -313,15 +313,17 @@ def test_an_image_a_chapter_shows_is_in_both_books(tmp_path: Path, browser: Brow
     pictures = [d for each in drawings for d in each.values() if d.get_object().get("/Subtype") == "/Image"]
     assert len(pictures) == 2  # the book draws none of its own (its plots are vectors): these are the figure
 
-    # A WebP image shows on the site, but an EPUB 3.2 reader need not show it: named, with the fix.
+    # A WebP image shows on the site, but an EPUB 3.2 reader need not show it: the build stops at its line, with
+    # the fix (it built the site, and then `make build` stopped at the EPUB, with no line).
     (figures / "plot.webp").write_bytes(
         b"RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00"
     )
-    with (project / "docs" / "ppo.md").open("a", encoding="utf-8") as chapter:
-        chapter.write("\n![A plot](assets/figures/plot.webp)\n")
-    books = _books_of(project, tmp_path / "second")
-    assert books.returncode == 1 and "Traceback" not in books.stderr, books.stderr
-    assert books.stderr.startswith(
-        "docs/assets/figures/plot.webp: the chapter 'ppo' shows this image, and EPUB readers show only PNG, JPEG, "
-        "GIF and SVG images: save it as one of those"
-    ), books.stderr
+    ppo = project / "docs" / "ppo.md"
+    ppo.write_text(ppo.read_text(encoding="utf-8") + "\n![A plot](assets/figures/plot.webp)\n", encoding="utf-8")
+    line = ppo.read_text(encoding="utf-8").count("\n")
+    built = mkdocs_build(project, tmp_path / "second")
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    assert (
+        f"docs/ppo.md:{line}: EPUB readers show only PNG, JPEG, GIF and SVG images (.png, .jpg, .gif, .svg), and "
+        "`make build` puts this one in the EPUB: save it as one of those and show that"
+    ) in built.stderr, built.stderr

@@ -11,6 +11,7 @@ import pytest
 
 from hooks import checks
 from hooks.engine.report import Report
+from hooks.site import images
 from hooks.site.own_files import foreign
 from tests.chapter_pipeline import PAGE, page_html
 
@@ -80,14 +81,12 @@ def test_links_own_files_code_and_prose_about_them_pass(line: str) -> None:
 
 
 def test_every_one_is_reported_at_its_line_with_the_tag() -> None:
-    source = (
-        "# Page\n\nProse.\n\n<img src=x alt=a onerror=alert(1)>\n\nMore.\n\n![a plot](https://example.org/plot.png)\n"
-    )
+    source = "# Page\n\nProse.\n\n<img src=x.png alt=a onerror=alert(1)>\n\nMore.\n\n![a plot](https://example.org/plot.png)\n"
     report = Report()
     checks.check_html(page_html(source), checks.Source(PAGE, source), report)
     found = [(problem.line, problem.message.split(" (")[0], problem.offending) for problem, _ in report.problems()]
     assert found == [
-        (5, "an event handler", "<img src=x alt=a onerror=alert(1)>"),
+        (5, "an event handler", "<img src=x.png alt=a onerror=alert(1)>"),
         (9, "the page would load a file from another host", '<img alt="a plot" src="https://example.org/plot.png" />'),
     ]
 
@@ -106,5 +105,23 @@ def test_an_image_without_words_is_reported_at_its_line() -> None:
         (5, '<img alt=" " src="assets/b.png" />'),
         (7, '<img src="assets/c.png">'),
     ], found
-    assert all(problem.message == checks.UNNAMED_IMAGE for problem, _ in report.problems())
-    assert "say what it shows, ![The clip range of PPO](...)" in checks.UNNAMED_IMAGE
+    assert all(problem.message == images.UNNAMED for problem, _ in report.problems())
+    assert "say what it shows, ![The clip range of PPO](...)" in images.UNNAMED
+
+
+def test_an_image_the_epub_cannot_hold_is_reported_at_its_line() -> None:
+    # A WebP figure built the site, then stopped `make build` at the EPUB, named without its line
+    source = (
+        "# Page\n\n![A plot](assets/plot.webp)\n\n![A plot](assets/plot.PNG) ![A plot](assets/plot.jpeg?v=2)\n\n"
+        '<img src="assets/b.avif" alt="A dot">\n\n![A dot](data:image/webp;base64,UklGRg==)\n\n![](assets/c.bmp)\n'
+    )
+    report = Report()
+    checks.check_html(page_html(source), checks.Source(PAGE, source), report)
+    found = [(problem.line, problem.message, problem.offending) for problem, _ in report.problems()]
+    assert found == [
+        (3, images.UNSHOWN_TYPE, '<img alt="A plot" src="assets/plot.webp" />'),
+        (7, images.UNSHOWN_TYPE, '<img src="assets/b.avif" alt="A dot">'),
+        (11, images.UNNAMED, '<img alt="" src="assets/c.bmp" />'),
+        (11, images.UNSHOWN_TYPE, '<img alt="" src="assets/c.bmp" />'),
+    ], found
+    assert "save it as one of those" in images.UNSHOWN_TYPE

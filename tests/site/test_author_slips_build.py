@@ -51,6 +51,9 @@ def test_an_address_in_raw_html_is_checked_from_the_pages_address_and_the_fix_bu
     figures.mkdir(parents=True)
     (figures / "plot.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # its bytes are not read, its name is
     number = _append(project, '<img src="assets/figures/plot.png" alt="A plot"> and <a href="../book.pdf">the PDF</a>')
+    # and a Markdown image without words, found at its line though MkDocs rewrote its address ('../assets/...')
+    (figures / "rewards.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    unnamed = _append(project, "![](assets/figures/rewards.png)")
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
@@ -59,10 +62,12 @@ def test_an_address_in_raw_html_is_checked_from_the_pages_address_and_the_fix_bu
         "the chapter's file, and finds nothing there: write ../assets/figures/plot.png, or write it in Markdown"
     )
     assert message in result.stderr, result.stderr
-    assert result.stderr.count("docs/grpo.md:") == 1, result.stderr  # the PDF `make build` writes is the site's
+    assert f"docs/grpo.md:{unnamed}: this image has no words for a reader who cannot see it" in result.stderr
+    assert result.stderr.count("docs/grpo.md:") == 2, result.stderr  # the PDF `make build` writes is the site's
     # The address the message gives is the one that works.
     chapter = project / "docs" / "grpo.md"
-    chapter.write_text(chapter.read_text(encoding="utf-8").replace('"assets/figures', '"../assets/figures'), "utf-8")
+    fixed = chapter.read_text(encoding="utf-8").replace('"assets/figures', '"../assets/figures')
+    chapter.write_text(fixed.replace("![](assets", "![The rewards](assets"), encoding="utf-8")
     result = mkdocs_build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr[-2000:]
     page = tmp_path / "site" / "grpo" / "index.html"
