@@ -4,7 +4,8 @@ Chapters come from contributors and CI publishes them, so what a chapter's Markd
 must not run in the reader's browser (a `<script>`, an `onerror=`, a `javascript:` link) nor make the page fetch
 from another host (an image, a frame, a stylesheet) or tell one of the reader's clicks (a link's `ping=`). Links to
 other sites stay: following one is the reader's choice. Nor may it hold what the book's PDF and EPUB cannot (a video,
-a sound), which would be a blank box on paper and a file epubcheck cannot find. The book's own scripts come from
+a sound), which would be a blank box on paper and a file epubcheck cannot find, nor a form, which would send
+what a reader types wherever its action says. The book's own scripts come from
 the theme and from docs/assets/, and a widget's data is a `<script type="application/json">`, which the browser does
 not run.
 
@@ -27,7 +28,7 @@ from urllib.parse import urlsplit
 _LOOK_FOR = (  # tags that run, embed or restyle; SVG's that fetch their href; a srcset, whose addresses are a list;
     # an SVG animation, which can set an attribute to any of the values it lists
     *("<iframe", "<frame", "<object", "<embed", "<applet", "<base", "<meta", "<link", "<style"),
-    *("<image", "<use", "<feimage", "srcset", "attributename", "<video", "<audio"),
+    *("<image", "<use", "<feimage", "srcset", "attributename", "<video", "<audio", "<form"),
 )
 _WIDGET_DATA = '<script class="grpo-widget__data" type="application/json">'
 _ATTRIBUTES = (
@@ -106,6 +107,13 @@ def _problems(tag: str, attributes: dict[str, str | None]) -> Iterator[tuple[str
             f"<{tag}> plays on the site only, and the book is also its PDF and EPUB: show a figure (PNG, JPEG, GIF, "
             "which may move, or SVG), or link to the file: [The run, as a video](assets/run.mp4)",
             f"<{tag}",
+        )
+        return
+    if tag == "form":
+        yield (
+            "<form> would send what a reader types to the address its action names, and the book asks its readers "
+            "for nothing: remove it (a widget takes a reader's input: docs/guide/widgets.md)",
+            "<form",
         )
         return
     animated = (attributes.get("attributename") or "").strip().lower() if tag in _SVG_ANIMATIONS else ""

@@ -20,6 +20,7 @@ HANDLER = "an event handler"
 ELSEWHERE = "the page would load a file from another host"
 CHANGES = "changes how the whole page loads or looks"
 PLAYS = "plays on the site only, and the book is also its PDF and EPUB: show a figure"
+FORM = "<form> would send what a reader types to the address its action names"
 ANIMATES = "can make a link run code or fetch from another host"
 
 
@@ -40,6 +41,9 @@ ANIMATES = "can make a link run code or fetch from another host"
         ('<img srcset="plot.png 1x, https://example.org/plot@2x.png 2x" alt="a plot">', ELSEWHERE),
         ('<p style="background: url(https://example.org/a.png)">x</p>', ELSEWHERE),
         ('<svg><image href="https://example.org/a.png"/></svg>', ELSEWHERE),
+        # a form posts what a reader types where its action says: a page of the book asking for a password
+        ('<form action="https://example.org/collect"><input name="password"><button>Go</button></form>', FORM),
+        ('<FORM method=post><input name="email"></FORM>', FORM),
         # the book is also its PDF and EPUB, which cannot play them
         ('<video controls src="assets/run.mp4">The run</video>', PLAYS),
         ('<VIDEO poster="https://example.org/p.png"><source src="assets/run.webm"></VIDEO>', PLAYS),
