@@ -24,8 +24,9 @@ from mkdocs.utils import clean_directory
 from mkdocs.utils.meta import get_data
 
 from hooks import checks
-from hooks.engine.report import Report
+from hooks.engine.report import Problem, Report
 from hooks.site import (
+    anchors,
     build_date,
     code_breaks,
     error_overlay,
@@ -66,6 +67,7 @@ _planned: dict[str, tuple[str, checks.Checked, Report]] = {}  # pages on_nav exp
 _whole_book: list[bytes] = []  # the print page's book, made in on_page_context; on_post_build writes it into the page
 _print_page: tuple[str, str] | None = None  # the print page as the template made it, and where it is written
 _published = local_addresses.Site(frozenset(), {})  # every file of the site: hooks/site/local_addresses.py
+_stand_ins: set[str] = set()  # the pages this build built as stand-ins, for their problems: their ids are not there
 _unsearched: dict[str, str] = {}  # each page's HTML while the search plugin reads it with formulas as text
 _SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")  # as the search plugin removes them
 log = get_plugin_logger("grpo")
@@ -94,6 +96,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
     _pending.clear()
     _written.clear()
     _planned.clear()
+    _stand_ins.clear()
 
 
 def _katex(config: MkDocsConfig) -> KatexRenderer:
@@ -298,6 +301,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     # The stand-in keeps of the front matter only what it shows: Material's templates would stop on a key that
     # holds what they cannot read (`hide: 5`), under `mkdocs serve`, which goes on to show the problems.
     page.meta = {key: value for key, value in page.meta.items() if key in ("title", "description")}
+    _stand_ins.add(page.file.src_uri)
     return error_overlay.stand_in(markdown)
 
 
@@ -310,6 +314,7 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
         checks.check_data(_report)
     except checks.BookError as error:
         raise PluginError(str(error)) from None
+    _check_anchors(files, config)
     _overlay = ""
     if len(_report) and not _serving:
         raise PluginError(_report.text())
@@ -319,6 +324,25 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     if _incremental:
         _rebuild_all_if_shown_everywhere(files)
     return env
+
+
+def _check_anchors(files: Files, config: MkDocsConfig) -> None:
+    """Every link to a place on a page names an id that page holds (hooks/site/anchors.py), now that every page is
+    read: MkDocs checks them after writing every page, with no line, and under `make serve` only in the terminal.
+    A stand-in holds none of its page's ids, and links to it wait for its problems to be fixed."""
+    pages = []
+    for file in files.documentation_pages():
+        page = file.page
+        if page is None or page.present_anchor_ids is None or print_book.is_print_page(page):
+            continue
+        links = {target.src_uri: dict(found) for target, found in (page.links_to_anchors or {}).items()}
+        if file.src_uri not in _stand_ins:
+            pages.append(anchors.Linked(file.src_uri, frozenset(page.present_anchor_ids), links))
+    for missing in anchors.missing_anchors(pages):
+        linking = files.get_file_from_path(missing.source)
+        assert linking is not None and linking.page is not None  # one of the pages above
+        source = checks.Source(_source_path(linking.page, config), _text(linking.page, config))
+        _report.add(Problem(source.path, source.line_of(missing.link), 0, missing.message, missing.link))
 
 
 def _rebuild_all_if_shown_everywhere(files: Files) -> None:

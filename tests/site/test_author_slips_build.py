@@ -73,3 +73,23 @@ def test_an_address_in_raw_html_is_checked_from_the_pages_address_and_the_fix_bu
     page = tmp_path / "site" / "grpo" / "index.html"
     assert '<img src="../assets/figures/plot.png" alt="A plot">' in page.read_text(encoding="utf-8")
     assert (page.parent / "../assets/figures/plot.png").resolve().is_file()
+
+
+def test_a_link_to_a_heading_another_page_lacks_stops_the_build_at_its_line(tmp_path: Path) -> None:
+    # MkDocs warned once every page was written, with no line, and under `make serve` only in the terminal
+    project = copy_project(tmp_path / "book")
+    number = _append(project, "As [the idea](grpo.md#the-ideas) says, and [its sources](#sources).")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert (
+        f"docs/grpo.md:{number}: there is no #the-ideas on this page (a heading renamed, or the id misspelt): link "
+        "to one of its ids: #the-idea, "
+    ) in result.stderr, result.stderr
+    assert result.stderr.count("docs/grpo.md:") == 1, result.stderr  # #sources is a heading of the page
+    # A page with problems is built as a stand-in, without its headings: a link to one of them waits for the fix.
+    ppo = project / "docs" / "ppo.md"
+    ppo.write_text(ppo.read_text(encoding="utf-8") + "\n<!-- grpo:value easy.nosuch -->\n", encoding="utf-8")
+    chapter = project / "docs" / "grpo.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("grpo.md#the-ideas", "ppo.md#sources"), "utf-8")
+    result = mkdocs_build(project, tmp_path / "site")
+    assert "docs/ppo.md:" in result.stderr and "there is no #" not in result.stderr, result.stderr
