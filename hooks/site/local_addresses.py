@@ -115,10 +115,12 @@ def _problem(address: str, folder: str, source_folder: str, page: str, site: Sit
     written = posixpath.normpath(posixpath.join(source_folder, path))  # as a Markdown link is read
     from_source = site.pages.get(written) or _file(written, site.files)
     if from_source:
+        chapter = next((src for src, dest in site.pages.items() if dest == from_source), "")
+        markdown = f"[...]({posixpath.relpath(chapter, source_folder or '.')})" if chapter else f"![...]({path})"
         return (
             f"the browser reads {address} from the page's address, {shown}, not from the chapter's file, and finds "
-            f"nothing there: write {_relative(from_source, folder)}, or write it in Markdown (![...](...) or "
-            "[...](...)), which is read from the chapter's file"
+            f"nothing there: write {_relative(from_source, folder)}, or in Markdown {markdown}, which MkDocs reads "
+            "from the chapter's file"
         )
     return (
         f"the site has no file at {address}, read from the page's address, {shown}: check the name, and write it "

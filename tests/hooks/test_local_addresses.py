@@ -51,9 +51,9 @@ def test_an_address_the_site_publishes_passes(html: str) -> None:
 def test_raw_html_written_from_the_chapters_file_is_told_the_address_from_the_page() -> None:
     found = _found('<p><img alt="A plot" src="assets/figures/plot.png"> and <a href="grpo.md">GRPO</a></p>')
     assert [address for address, _ in found] == ["assets/figures/plot.png", "grpo.md"]
-    assert "write ../assets/figures/plot.png, or write it in Markdown" in found[0][1]
+    assert "write ../assets/figures/plot.png, or in Markdown ![...](assets/figures/plot.png), which" in found[0][1]
     assert "from the page's address, /ppo/, not from the chapter's file" in found[0][1]
-    assert "write ../grpo/, or write it in Markdown" in found[1][1]
+    assert "write ../grpo/, or in Markdown [...](grpo.md), which MkDocs reads from the chapter's file" in found[1][1]
 
 
 def test_the_fix_is_worked_out_from_each_pages_own_address() -> None:
@@ -65,7 +65,11 @@ def test_the_fix_is_worked_out_from_each_pages_own_address() -> None:
     assert _found('<img src="../assets/figures/plot.png" alt="x">', "guide/index.html", "guide/index.md") == []
     assert _found('<img src="assets/figures/plot.png" alt="x">', "index.html", "index.md") == []
     found = _found('<a href="ppo.md">PPO</a>', "index.html", "index.md")
-    assert "write ppo/, or write it in Markdown" in found[0][1]
+    assert "write ppo/, or in Markdown [...](ppo.md)," in found[0][1]
+    # a link MkDocs left as written (no .md: not a chapter's file to it), and one from a guide's page
+    assert "write ../grpo/, or in Markdown [...](grpo.md)," in _found('<a href="grpo">GRPO</a>')[0][1]
+    found = _found('<a href="../ppo.md">PPO</a>', "guide/examples/index.html", "guide/examples.md")
+    assert "write ../../ppo/, or in Markdown [...](../ppo.md)," in found[0][1]
 
 
 @pytest.mark.parametrize(

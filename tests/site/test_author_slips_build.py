@@ -59,7 +59,8 @@ def test_an_address_in_raw_html_is_checked_from_the_pages_address_and_the_fix_bu
     assert "Traceback" not in result.stderr
     message = (
         f"docs/grpo.md:{number}: the browser reads assets/figures/plot.png from the page's address, /grpo/, not from "
-        "the chapter's file, and finds nothing there: write ../assets/figures/plot.png, or write it in Markdown"
+        "the chapter's file, and finds nothing there: write ../assets/figures/plot.png, or in Markdown "
+        "![...](assets/figures/plot.png), which MkDocs reads from the chapter's file"
     )
     assert message in result.stderr, result.stderr
     assert f"docs/grpo.md:{unnamed}: this image has no words for a reader who cannot see it" in result.stderr
