@@ -370,9 +370,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """No placeholder is left in the page as a comment (hooks/checks.py check_html), and each address of the site's
-    own names a file it publishes (check_addresses); the page's date is its
-    sources' (hooks/site/build_date.py), its description is checked and escaped, an
-    element that holds only a formula is named for screen readers (hooks/site/math_labels.py), and each table
+    own names a file it publishes (check_addresses); the page's date is its sources' (hooks/site/build_date.py), its
+    description is checked and escaped, an element that holds only a formula is named for screen readers
+    (hooks/site/math_labels.py), and each table
     comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
     each computed value opens its provenance on a tap or a key (hooks/site/provenance.py), and a long name in
     inline code wraps at its dots and slashes on a phone (hooks/site/code_breaks.py)."""
