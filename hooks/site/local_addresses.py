@@ -16,6 +16,8 @@ from html import unescape
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
 
+from hooks.site.own_files import srcset_addresses
+
 # One search per attribute, each starting with its name, in the page lower-cased: a literal is found fast in a page's
 # 240 kB of KaTeX; an alternation, or a search that ignores case, is not (14 ms on /ppo/ against 1.4). The name must
 # start an attribute: `data-src=` is no address.
@@ -71,7 +73,7 @@ def _candidates(html: str) -> list[str] | None:
             if match.start() and html[match.start() - 1] in _STARTS_AN_ATTRIBUTE:
                 group = next(index for index in (1, 2, 3) if match.group(index) is not None)
                 value = unescape(html[match.start(group) : match.end(group)])
-                found += _srcset(value) if attribute is _ATTRIBUTES[2] else [value.strip()]
+                found += srcset_addresses(value) if attribute is _ATTRIBUTES[2] else [value.strip()]
     return found
 
 
@@ -85,14 +87,9 @@ class _Reader(HTMLParser):
             if name in ("href", "src", "poster"):
                 self.addresses.append((value or "").strip())
             elif name == "srcset":
-                self.addresses += _srcset(value or "")
+                self.addresses += srcset_addresses(value or "")
 
     handle_startendtag = handle_starttag
-
-
-def _srcset(value: str) -> list[str]:
-    """The addresses of a srcset, each followed by its width or density."""
-    return [candidate.split()[0] for candidate in value.split(",") if candidate.strip()]
 
 
 def _problem(address: str, folder: str, source_folder: str, page: str, site: Site) -> str:

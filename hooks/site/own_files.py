@@ -143,8 +143,13 @@ def _addresses(name: str, value: str) -> list[str]:
     if name == "style":
         return _CSS_URL.findall(value)
     if name == "srcset":
-        return [candidate.split()[0] for candidate in value.split(",") if candidate.strip()]
+        return srcset_addresses(value)
     return [value]
+
+
+def srcset_addresses(value: str) -> list[str]:
+    """The addresses of a srcset, each followed by its width or density ('plot.png 1x, plot@2x.png 2x')."""
+    return [candidate.split()[0] for candidate in value.split(",") if candidate.strip()]
 
 
 def _running_scheme(address: str) -> str:
