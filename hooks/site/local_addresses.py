@@ -120,8 +120,9 @@ def _problem(address: str, folder: str, source_folder: str, page: str, site: Sit
             "from the chapter's file"
         )
     return (
-        f"the site has no file at {address}, read from the page's address, {shown}: check the name, and write it "
-        "in Markdown, from the chapter's file (![A plot](assets/plot.png), [PPO](ppo.md)), where MkDocs checks it"
+        f"the site has no file at {address}, read from the page's address ({shown}) or from the chapter's file: "
+        "check the name (a file of docs/, as Markdown names it from the chapter's file: [PPO](ppo.md), "
+        "![A plot](assets/plot.png))"
     )
 
 
