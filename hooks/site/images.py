@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import PurePosixPath
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
+
+from hooks.site.own_files import split_address
 
 # The images every EPUB 3 reading system shows (EPUB 3.2's core media types), by the file's suffix; another needs a
 # fallback readers may not have, and epubcheck refuses it without one.
@@ -69,28 +71,14 @@ class _Reader(HTMLParser):
             return
         attributes = dict(attrs)
         written, address = self.get_starttag_text() or "<img>", attributes.get("src") or ""
-        find = _file_name(address) or "<img"
+        parts = split_address(address)  # None: another host's, which hooks/site/own_files.py reports
+        # The file's name, to find the image in the chapter: MkDocs rewrites a Markdown image's address from the
+        # page's (`assets/plot.png` in docs/ppo.md is `../assets/plot.png` on /ppo/), never its name.
+        name = address if parts is None else unquote(parts.path).rpartition("/")[2]
         if not (attributes.get("alt") or "").strip():
-            self.found.append(ImageProblem(written, UNNAMED, find))
-        if address and _a_file(address) and image_type(_file_name(address)) is None:
-            self.found.append(ImageProblem(written, UNSHOWN_TYPE, find))
+            self.found.append(ImageProblem(written, UNNAMED, name or "<img"))
+        a_file = parts is not None and bool(address) and parts.scheme.lower() != "data"  # data: is the bytes
+        if a_file and image_type(name) is None:
+            self.found.append(ImageProblem(written, UNSHOWN_TYPE, name))
 
     handle_startendtag = handle_starttag
-
-
-def _file_name(address: str) -> str:
-    """The name of the file an address names, as the chapter writes it: MkDocs rewrites a Markdown image's address
-    from the page's (`assets/plot.png` in docs/ppo.md is `../assets/plot.png` on /ppo/), never its name."""
-    try:
-        return unquote(urlsplit(address).path).rpartition("/")[2]
-    except ValueError:  # `//[x`: another host's, never closed (hooks/site/own_files.py reports it)
-        return address
-
-
-def _a_file(address: str) -> bool:
-    """An address of a file (of the site, or another host's, which hooks/site/own_files.py refuses), not the bytes
-    themselves (data:)."""
-    try:
-        return urlsplit(address).scheme.lower() != "data"
-    except ValueError:  # `//[x`: another host's, never closed (hooks/site/own_files.py reports it)
-        return False

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
-from hooks.site.own_files import srcset_addresses
+from hooks.site.own_files import split_address, srcset_addresses
 
 # One search per attribute, each starting with its name, in the page lower-cased: a literal is found fast in a page's
 # 240 kB of KaTeX; an alternation, or a search that ignores case, is not (14 ms on /ppo/ against 1.4). The name must
@@ -93,9 +93,8 @@ class _Reader(HTMLParser):
 
 
 def _problem(address: str, folder: str, source_folder: str, page: str, site: Site) -> str:
-    try:
-        parts = urlsplit(address)
-    except ValueError:  # `//[x`: another host's, never closed (hooks/site/own_files.py reports it)
+    parts = split_address(address)
+    if parts is None:
         return ""
     path = unquote(parts.path)
     if parts.scheme or parts.netloc or not path:  # another host's, mailto:, data:, or only a #fragment or ?query

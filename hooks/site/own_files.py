@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 # What is worth a closer look, in the page's text lower-cased: a tag that runs, embeds or restyles (but a widget's
 # data), an event handler, an address the page loads with a scheme or '//', a CSS url(), and a link's address
@@ -166,11 +166,17 @@ def _elsewhere(address: str) -> bool:
 
 def _scheme_and_host(address: str) -> tuple[str, str]:
     address = _IGNORED_IN_A_SCHEME.sub("", address)
+    parts = split_address(address)
+    return ("", address) if parts is None else (parts.scheme, parts.netloc)
+
+
+def split_address(address: str) -> SplitResult | None:
+    """The parts of an address; None for one urllib cannot split (`//[x`, an IPv6 host never closed), which is no
+    address of the site's own either, and this check reports it as another host's."""
     try:
-        parts = urlsplit(address)
-    except ValueError:  # `//[x`, an IPv6 host never closed: no address of the site's own either
-        return "", address
-    return parts.scheme, parts.netloc
+        return urlsplit(address)
+    except ValueError:
+        return None
 
 
 def _from_elsewhere(address: str) -> str:
