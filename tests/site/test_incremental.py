@@ -26,7 +26,10 @@ from hooks.site.build_date import SOURCES
 from tests.conftest import ROOT, copy_project
 
 WORKER = Path(__file__).with_name("serve_builds.py")
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+# A copy of the book has no git, so its date is its newest file's (hooks/site/build_date.py): the first edit in a
+# checkout last changed on an earlier day gave the build a new date, and every page was rebuilt for it, as it should
+# be. The date is fixed here, so that each edit rebuilds what the edit changes, on any day.
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1764547200"}  # 2025-12-01
 
 
 class Serving:
