@@ -301,8 +301,10 @@ def _text(value: str, at: str, length: Length, problems: list[str]) -> str | Non
     """A text that holds one line of at most length.high characters (so that it cannot leave the table cell,
     code span or heading it is shown in), else None and a problem."""
     if control := _CONTROL.search(value):
-        what = "a line break" if control.group() in "\n\r\u2028\u2029" else f"the control character {control.group()!r}"
-        problems.append(f"{_where(at)}: {what} at character {control.start() + 1}: write the text on one line")
+        line_break = control.group() in "\n\r\u2028\u2029"
+        what = "a line break" if line_break else f"the control character {control.group()!r}"
+        fix = "write the text on one line" if line_break else "remove it, or write a space in its place"
+        problems.append(f"{_where(at)}: {what} at character {control.start() + 1}: {fix}")
         return None
     if not length.low <= len(value) <= length.high:
         problems.append(f"{_where(at)}: {len(value)} characters; the book allows {length.low} to {length.high}")

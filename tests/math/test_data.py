@@ -520,7 +520,7 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         (
             'tags = ["a", "b"]',
             'tags = ["a", "b\\tc"]',
-            "tags[2]: the control character '\\t' at character 2: write the text on one line",
+            "tags[2]: the control character '\\t' at character 2: remove it, or write a space in its place",
         ),
         ('name = "demo"', f'name = "{"x" * 2001}"', "name: 2001 characters; the book allows 0 to 2000"),
         ('tags = ["a", "b"]', f"tags = [{', '.join(['1'] * 1001)}]", "tags: 1001 items; the book allows 0 to 1000"),
