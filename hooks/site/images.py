@@ -77,8 +77,9 @@ class _Reader(HTMLParser):
         name = address if parts is None else unquote(parts.path).rpartition("/")[2]
         if not (attributes.get("alt") or "").strip():
             self.found.append(ImageProblem(written, UNNAMED, name or "<img"))
-        a_file = parts is not None and bool(address) and parts.scheme.lower() != "data"  # data: is the bytes
-        if a_file and image_type(name) is None:
+        # a file of the site's own: data: is the bytes, and another host's own_files refuses
+        of_the_site = parts is not None and bool(address) and not parts.scheme and not parts.netloc
+        if of_the_site and image_type(name) is None:
             self.found.append(ImageProblem(written, UNSHOWN_TYPE, name))
 
     handle_startendtag = handle_starttag

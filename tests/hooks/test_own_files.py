@@ -118,6 +118,7 @@ def test_an_image_the_epub_cannot_hold_is_reported_at_its_line() -> None:
     source = (
         "# Page\n\n![A plot](assets/plot.webp)\n\n![A plot](assets/plot.PNG) ![A plot](assets/plot.jpeg?v=2)\n\n"
         '<img src="assets/b.avif" alt="A dot">\n\n![A dot](data:image/webp;base64,UklGRg==)\n\n![](assets/c.bmp)\n'
+        "\n![A plot](https://example.org/plot)\n"  # refused once, as another host's, not also for its type
     )
     report = Report()
     checks.check_html(page_html(source), checks.Source(PAGE, source), report)
@@ -127,5 +128,10 @@ def test_an_image_the_epub_cannot_hold_is_reported_at_its_line() -> None:
         (7, images.UNSHOWN_TYPE, '<img src="assets/b.avif" alt="A dot">'),
         (11, images.UNNAMED, '<img alt="" src="assets/c.bmp" />'),
         (11, images.UNSHOWN_TYPE, '<img alt="" src="assets/c.bmp" />'),
+        (
+            13,
+            foreign('<img src="https://example.org/plot">')[0].message,
+            '<img alt="A plot" src="https://example.org/plot" />',
+        ),
     ], found
     assert "save it as one of those" in images.UNSHOWN_TYPE
