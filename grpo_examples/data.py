@@ -71,8 +71,11 @@ TEXT_LENGTH = Length(0, 2000)  # a text the schema does not bound: a sampled res
 SAID = Length(1, TEXT_LENGTH.high)  # a text a page prints as words: a title, a question, an answer, a token
 LIST_LENGTH = Length(0, 1000)  # a list the schema does not bound
 FLOAT_RANGE = Between(-1e9, 1e9)  # a float the schema does not bound: far beyond any reward, rate or probability
-# Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators).
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators), and the controls
+# of the direction text is shown in (embeddings, overrides, isolates: U+202A-E, U+2066-9), which make a page show
+# text in another order than it holds: a response shown ending "\boxed{56}" that the verifier reads as 65.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_DIRECTION = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
 @dataclass(frozen=True)
@@ -301,9 +304,12 @@ def _text(value: str, at: str, length: Length, problems: list[str]) -> str | Non
     """A text that holds one line of at most length.high characters (so that it cannot leave the table cell,
     code span or heading it is shown in), else None and a problem."""
     if control := _CONTROL.search(value):
-        line_break = control.group() in "\n\r\u2028\u2029"
+        line_break, direction = control.group() in "\n\r\u2028\u2029", control.group() in _DIRECTION
         what = "a line break" if line_break else f"the control character {control.group()!r}"
         fix = "write the text on one line" if line_break else "remove it, or write a space in its place"
+        if direction:
+            what = f"the direction control {control.group()!r} (U+{ord(control.group()):04X})"
+            fix = "remove it: it makes the page show the text in another order than the book reads it"
         problems.append(f"{_where(at)}: {what} at character {control.start() + 1}: {fix}")
         return None
     if not length.low <= len(value) <= length.high:

@@ -522,6 +522,18 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
             'tags = ["a", "b\\tc"]',
             "tags[2]: the control character '\\t' at character 2: remove it, or write a space in its place",
         ),
+        (  # shown as "... 56", read by the verifier as 65: the order a page shows is not the order the book reads
+            'name = "demo"',
+            'name = "de \\u202e65\\u202c"',
+            "name: the direction control '\\u202e' (U+202E) at character 4: remove it: it makes the page show the text "
+            "in another order than the book reads it",
+        ),
+        (
+            'name = "demo"',
+            'name = "de\\u2067mo"',
+            "name: the direction control '\\u2067' (U+2067) at character 3: remove it: it makes the page show the text "
+            "in another order than the book reads it",
+        ),
         ('name = "demo"', f'name = "{"x" * 2001}"', "name: 2001 characters; the book allows 0 to 2000"),
         ('tags = ["a", "b"]', f"tags = [{', '.join(['1'] * 1001)}]", "tags: 1001 items; the book allows 0 to 1000"),
         ("share = 1", "share = 1e10", "share: 10000000000.0 is outside the range the book allows, -1e+09 to 1e+09"),
@@ -538,6 +550,8 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         "carriage return",
         "line separator",
         "tab",
+        "right-to-left override",
+        "right-to-left isolate",
         "long text",
         "long list",
         "huge float",
