@@ -203,3 +203,20 @@ def test_a_line_of_thousands_of_spans_comments_and_placeholders_is_read() -> Non
     assert expanded.problems == [] and expanded.markdown.count(SHOWN) == 20_000
     assert drift_guard.findings(checks.book(), line + "\n") == []
     assert scan.unclosed(line) is None
+
+
+def test_a_control_of_the_texts_direction_is_reported_at_its_line_and_column() -> None:
+    # "The answer is \u202e56\u202c." is shown as "The answer is 65." in a browser and read as 56 in a review, and
+    # the other way round for the drift guard: two texts in one. Each control is named, the line shown without it.
+    source = "# Page\n\nProse.\n\nThe answer is \u202e56\u202c, and \u2067this\u2069.\n"
+    report = Report()
+    checks.direction_controls(checks.Source(PAGE, source), report)
+    found = [(problem.line, problem.column, problem.message, problem.offending) for problem, _ in report.problems()]
+    line = "The answer is <U+202E>56<U+202C>, and <U+2067>this<U+2069>."
+    assert [(number, column) for number, column, _, _ in found] == [(5, 15), (5, 18), (5, 25), (5, 30)]
+    assert all(offending == line for _, _, _, offending in found)
+    assert found[0][2].startswith("the direction control U+202E: remove it")
+    assert "\u202e" not in report.text()  # a terminal would reorder the line it stands in
+
+    # and the page hook reports it, as the build and `make check` run it
+    assert "5:15: the direction control U+202E: remove it" in refusal(source)
