@@ -62,7 +62,7 @@ from grpo_examples.chapters.verifier import Spelling, Verifier
 from grpo_examples.clip_higher import DAPO_EPS_HIGH, DAPO_EPS_LOW, SYMMETRIC_EPS, probability_ceiling
 from grpo_examples.conventions import CONVENTIONS, OPENRLHF, POPULATION, TRL, VERL, Convention
 from grpo_examples.critic_memory import MemoryPart, bytes_per_parameter, total_bytes, training_memory
-from grpo_examples.data import DATA, Between, DataError, reread_data
+from grpo_examples.data import DATA, INVISIBLE, INVISIBLE_FIX, Between, DataError, invisible, reread_data
 from grpo_examples.dynamic_sampling import dynamic_sampling_keeps, kept_groups
 from grpo_examples.gae import discounted_returns, gae_advantages, td_errors
 from grpo_examples.group import GROUPS_FILE, Group, GroupClaims, Response, Variant, group, group_names
@@ -121,6 +121,8 @@ __all__ = [
     "EQUAL_REWARDS_RTOL",
     "ESTIMATORS",
     "GROUPS_FILE",
+    "INVISIBLE",
+    "INVISIBLE_FIX",
     "OPENRLHF",
     "OUTCOMES",
     "POPULATION",
@@ -215,6 +217,7 @@ __all__ = [
     "group_mean",
     "group_names",
     "group_std",
+    "invisible",
     "k1",
     "k2",
     "k3",

@@ -24,6 +24,7 @@ import re
 import tomllib
 import types
 import typing
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,11 +72,31 @@ TEXT_LENGTH = Length(0, 2000)  # a text the schema does not bound: a sampled res
 SAID = Length(1, TEXT_LENGTH.high)  # a text a page prints as words: a title, a question, an answer, a token
 LIST_LENGTH = Length(0, 1000)  # a list the schema does not bound
 FLOAT_RANGE = Between(-1e9, 1e9)  # a float the schema does not bound: far beyond any reward, rate or probability
-# Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators), and the controls
-# of the direction text is shown in (embeddings, overrides, isolates: U+202A-E, U+2066-9), which make a page show
-# text in another order than it holds: a response shown ending "\boxed{56}" that the verifier reads as 65.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_DIRECTION = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+# Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Unicode's format characters (Cf, as of Unicode 14.0, Python 3.11's), which a page shows as nothing: a reader does
+# not see them and every check reads the text with them. A zero-width space makes 0.8 two numbers the drift guard
+# cannot see; a control of the text's direction (U+202A-E, U+2066-9) shows a response ending "\boxed{56}" that the
+# verifier reads as 65. Chapters are held to the same rule (hooks/checks.py).
+INVISIBLE = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
+DIRECTION_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def invisible(character: str) -> str:
+    """What a format character is and does, for a message: 'the direction control U+202E (RIGHT-TO-LEFT OVERRIDE)'
+    or 'the invisible character U+200B (ZERO WIDTH SPACE)'."""
+    what = "the direction control" if character in DIRECTION_CONTROLS else "the invisible character"
+    return f"{what} U+{ord(character):04X} ({unicodedata.name(character, 'unnamed')})"
+
+
+INVISIBLE_FIX = (
+    "remove it: a reader does not see it, and the book reads the text with it (a direction control shows the text in "
+    "another order than it holds)"
+)
 
 
 @dataclass(frozen=True)
@@ -304,13 +325,13 @@ def _text(value: str, at: str, length: Length, problems: list[str]) -> str | Non
     """A text that holds one line of at most length.high characters (so that it cannot leave the table cell,
     code span or heading it is shown in), else None and a problem."""
     if control := _CONTROL.search(value):
-        line_break, direction = control.group() in "\n\r\u2028\u2029", control.group() in _DIRECTION
+        line_break = control.group() in "\n\r\u2028\u2029"
         what = "a line break" if line_break else f"the control character {control.group()!r}"
         fix = "write the text on one line" if line_break else "remove it, or write a space in its place"
-        if direction:
-            what = f"the direction control {control.group()!r} (U+{ord(control.group()):04X})"
-            fix = "remove it: it makes the page show the text in another order than the book reads it"
         problems.append(f"{_where(at)}: {what} at character {control.start() + 1}: {fix}")
+        return None
+    if hidden := INVISIBLE.search(value):
+        problems.append(f"{_where(at)}: {invisible(hidden.group())} at character {hidden.start() + 1}: {INVISIBLE_FIX}")
         return None
     if not length.low <= len(value) <= length.high:
         problems.append(f"{_where(at)}: {len(value)} characters; the book allows {length.low} to {length.high}")

@@ -136,25 +136,21 @@ IN_FRONT_MATTER = (
 )
 
 
-# The controls of the direction text is shown in (embeddings, overrides, isolates), which make a page show its text
-# in another order than it is written and reviewed: the data files refuse them too (grpo_examples/data.py).
-_DIRECTION_CONTROL = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
-DIRECTION_CONTROL = (
-    "the direction control U+{code:04X}: remove it: it makes the page show the text around it in another order than "
-    "it is written, so a reader and a reviewer read two texts"
-)
+INVISIBLE_IN_PAGE = "{what}: {fix}; a number written 0.<U+200B>8 is 0.8 to a reader and no number to the drift guard"
 
 
-def direction_controls(source: Source, report: Report) -> None:
-    """Each control of the text's direction in the page's file, at its line and column; the line shows each as
-    <U+202E>, since a terminal would reorder it too."""
-    for control in _DIRECTION_CONTROL.finditer(source.text):
-        start = source.text.rfind("\n", 0, control.start()) + 1
-        end = source.text.find("\n", control.start())
+def invisible_characters(source: Source, report: Report) -> None:
+    """Each character of the page's file that a reader does not see (Unicode's format characters, as the data files
+    refuse them: grpo_examples.INVISIBLE), at its line and column; the line shows each as <U+200B>, since a terminal
+    would hide it (or, for a control of the text's direction, reorder the line) too."""
+    for hidden in gx.INVISIBLE.finditer(source.text):
+        start = source.text.rfind("\n", 0, hidden.start()) + 1
+        end = source.text.find("\n", hidden.start())
         line = source.text[start : len(source.text) if end < 0 else end]
-        shown = _DIRECTION_CONTROL.sub(lambda found: f"<U+{ord(found.group()):04X}>", line)
-        number, column = source.text.count("\n", 0, control.start()) + 1, control.start() - start + 1
-        report.add(BookProblem(source.path, number, column, DIRECTION_CONTROL.format(code=ord(control.group())), shown))
+        shown = gx.INVISIBLE.sub(lambda found: f"<U+{ord(found.group()):04X}>", line)
+        number, column = source.text.count("\n", 0, hidden.start()) + 1, hidden.start() - start + 1
+        message = INVISIBLE_IN_PAGE.format(what=gx.invisible(hidden.group()), fix=gx.INVISIBLE_FIX)
+        report.add(BookProblem(source.path, number, column, message, shown))
 
 
 def check_page(markdown: str, source: Source, project: Path, report: Report, *, math: bool = True) -> Checked:
@@ -194,7 +190,7 @@ def check_page(markdown: str, source: Source, project: Path, report: Report, *, 
         report.add(front_matter_problem)
     if not all(_NAME.fullmatch(part) for part in source.path.split("/")):
         report.add(BookProblem(source.path, 1, 0, UNSAFE_NAME, source.path))
-    direction_controls(source, report)
+    invisible_characters(source, report)
     for number, line in enumerate(source.text.splitlines()[: first - 1], 1):  # the front matter: text, not prose
         if OPENING.search(line):
             report.add(BookProblem(source.path, number, 0, IN_FRONT_MATTER, line.strip()))

@@ -205,18 +205,20 @@ def test_a_line_of_thousands_of_spans_comments_and_placeholders_is_read() -> Non
     assert scan.unclosed(line) is None
 
 
-def test_a_control_of_the_texts_direction_is_reported_at_its_line_and_column() -> None:
-    # "The answer is \u202e56\u202c." is shown as "The answer is 65." in a browser and read as 56 in a review, and
-    # the other way round for the drift guard: two texts in one. Each control is named, the line shown without it.
-    source = "# Page\n\nProse.\n\nThe answer is \u202e56\u202c, and \u2067this\u2069.\n"
+def test_a_character_a_reader_does_not_see_is_reported_at_its_line_and_column() -> None:
+    # "The answer is \u202e56\u202c." is shown as "The answer is 65." in a browser and read as 56 in a review; a
+    # zero-width space makes 0.8 on the page two numbers the drift guard cannot see. Each is named, and the line is
+    # shown with each as <U+...>, which a terminal can neither hide nor reorder.
+    source = "# Page\n\nProse.\n\nThe answer is \u202e56\u202c, and \u2067this\u2069.\n\nIts mean is 0.\u200b8.\n"
     report = Report()
-    checks.direction_controls(checks.Source(PAGE, source), report)
+    checks.invisible_characters(checks.Source(PAGE, source), report)
     found = [(problem.line, problem.column, problem.message, problem.offending) for problem, _ in report.problems()]
-    line = "The answer is <U+202E>56<U+202C>, and <U+2067>this<U+2069>."
-    assert [(number, column) for number, column, _, _ in found] == [(5, 15), (5, 18), (5, 25), (5, 30)]
-    assert all(offending == line for _, _, _, offending in found)
-    assert found[0][2].startswith("the direction control U+202E: remove it")
-    assert "\u202e" not in report.text()  # a terminal would reorder the line it stands in
-
-    # and the page hook reports it, as the build and `make check` run it
-    assert "5:15: the direction control U+202E: remove it" in refusal(source)
+    assert [(number, column) for number, column, _, _ in found] == [(5, 15), (5, 18), (5, 25), (5, 30), (7, 15)]
+    assert found[0][3] == "The answer is <U+202E>56<U+202C>, and <U+2067>this<U+2069>."
+    assert found[4][3] == "Its mean is 0.<U+200B>8."
+    assert found[0][2].startswith("the direction control U+202E (RIGHT-TO-LEFT OVERRIDE): remove it")
+    assert found[4][2].startswith("the invisible character U+200B (ZERO WIDTH SPACE): remove it")
+    assert "\u202e" not in report.text() and "\u200b" not in report.text()
+    # and the page hook reports them, as the build and `make check` run it, where the drift guard saw nothing
+    assert "7:15: the invisible character U+200B (ZERO WIDTH SPACE)" in refusal(source)
+    assert "5:15: the direction control U+202E" in refusal(source)

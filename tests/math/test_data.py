@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import re
 import shutil
+import sys
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ import pytest
 
 import grpo_examples as gx
 from grpo_examples.chapters import bandit, ppo, practice, run, verifier
-from grpo_examples.data import DATA, MAX_FILE_BYTES, Between, DataError, Length, Place, load
+from grpo_examples.data import DATA, INVISIBLE, INVISIBLE_FIX, MAX_FILE_BYTES, Between, DataError, Length, Place, load
 
 CHAPTERS: dict[str, ModuleType] = {
     "bandit": bandit,
@@ -525,14 +527,12 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         (  # shown as "... 56", read by the verifier as 65: the order a page shows is not the order the book reads
             'name = "demo"',
             'name = "de \\u202e65\\u202c"',
-            "name: the direction control '\\u202e' (U+202E) at character 4: remove it: it makes the page show the text "
-            "in another order than the book reads it",
+            f"name: the direction control U+202E (RIGHT-TO-LEFT OVERRIDE) at character 4: {INVISIBLE_FIX}",
         ),
-        (
+        (  # "\boxed{5<ZWSP>6}" looks like 56 to a reader, and is no number to the verifier
             'name = "demo"',
-            'name = "de\\u2067mo"',
-            "name: the direction control '\\u2067' (U+2067) at character 3: remove it: it makes the page show the text "
-            "in another order than the book reads it",
+            'name = "5\\u200b6"',
+            f"name: the invisible character U+200B (ZERO WIDTH SPACE) at character 2: {INVISIBLE_FIX}",
         ),
         ('name = "demo"', f'name = "{"x" * 2001}"', "name: 2001 characters; the book allows 0 to 2000"),
         ('tags = ["a", "b"]', f"tags = [{', '.join(['1'] * 1001)}]", "tags: 1001 items; the book allows 0 to 1000"),
@@ -551,7 +551,7 @@ def test_a_file_the_chapter_cannot_compute_is_refused_with_the_key(
         "line separator",
         "tab",
         "right-to-left override",
-        "right-to-left isolate",
+        "zero-width space",
         "long text",
         "long list",
         "huge float",
@@ -607,3 +607,11 @@ def test_a_group_holds_one_to_sixty_four_responses(tmp_path: Path) -> None:
     assert problems_of(write(tmp_path, group.format(many)), GroupData) == [
         "responses: 65 items; the book allows 1 to 64"
     ]
+
+
+def test_the_invisible_characters_are_unicodes_format_characters() -> None:
+    # INVISIBLE is written out (building it from unicodedata at import would read 1.1 million characters); it must
+    # be every Cf character of the Unicode this Python knows, and nothing else: a new Python would say if it grew
+    every = "".join(chr(code) for code in range(sys.maxunicode + 1))
+    found = {match.group() for match in INVISIBLE.finditer(every)}
+    assert found == {character for character in every if unicodedata.category(character) == "Cf"}
