@@ -75,9 +75,9 @@ FLOAT_RANGE = Between(-1e9, 1e9)  # a float the schema does not bound: far beyon
 # Line breaks and other control characters (Unicode's Cc, and the line and paragraph separators).
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # Unicode's format characters (Cf, as of Unicode 14.0, Python 3.11's), which a page shows as nothing: a reader does
-# not see them and every check reads the text with them. A zero-width space makes 0.8 two numbers the drift guard
-# cannot see; a control of the text's direction (U+202A-E, U+2066-9) shows a response ending "\boxed{56}" that the
-# verifier reads as 65. Chapters are held to the same rule (hooks/checks.py).
+# not see them and every check reads the text with them. A zero-width space shows 0.<U+200B>8 as 0.8, a number the
+# drift guard cannot read; a control of the text's direction (U+202A-E, U+2066-9) shows a response ending
+# "\boxed{56}" that the verifier reads as 65. Chapters are held to the same rule (hooks/checks.py).
 INVISIBLE = re.compile(
     "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
     "\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"

@@ -333,11 +333,15 @@ def _check_anchors(files: Files, config: MkDocsConfig) -> None:
     pages = []
     for file in files.documentation_pages():
         page = file.page
-        if page is None or page.present_anchor_ids is None or print_book.is_print_page(page):
+        if (
+            page is None
+            or page.present_anchor_ids is None
+            or print_book.is_print_page(page)
+            or file.src_uri in _stand_ins
+        ):
             continue
         links = {target.src_uri: dict(found) for target, found in (page.links_to_anchors or {}).items()}
-        if file.src_uri not in _stand_ins:
-            pages.append(anchors.Linked(file.src_uri, frozenset(page.present_anchor_ids), links))
+        pages.append(anchors.Linked(file.src_uri, frozenset(page.present_anchor_ids), links))
     for missing in anchors.missing_anchors(pages):
         linking = files.get_file_from_path(missing.source)
         assert linking is not None and linking.page is not None  # one of the pages above
