@@ -2,9 +2,10 @@
 
 `make serve` runs `mkdocs serve --livereload --dirty`, which the hooks keep exact (hooks/site/incremental.py).
 This starts that command in a fresh clone (and in the synthetic book of 10 times the chapters,
-benchmarks/synthetic.py), and for each kind of edit writes the file and polls the edited page every 10 ms until
-it differs from before the edit (less MkDocs' live-reload script, which serve adds to every page it sends). The
-book's own log line says how many pages each edit rebuilt.
+benchmarks/synthetic.py: once with each copy's chapters on their own data files, once with every copy on the
+original's), and for each kind of edit writes the file and polls the edited page every 10 ms until it differs
+from before the edit (less MkDocs' live-reload script, which serve adds to every page it sends). The book's own
+log line says how many pages each edit rebuilt.
 
 - chapter: a word appended to docs/grpo.md; the page polled is /grpo/.
 - data: a probability of grpo_examples/data/ppo.toml (0.22 -> 0.23, 0.24, ...); the page polled is /ppo/.
@@ -92,10 +93,15 @@ def _serve(project: Path, repeats: int) -> dict[str, object]:
     return results
 
 
-def measure(scratch: Path, repeats: int, sizes: tuple[int, ...] = (1, 10)) -> list[dict[str, object]]:
+def measure(scratch: Path, repeats: int) -> list[dict[str, object]]:
+    """The book, the 10x book (each copy's chapters on their own data files), and the 10x book whose copies all
+    read the original data files (as the benchmark's book did before: an edit of ppo.toml changes ten /ppo/)."""
     rows = []
-    for times in sizes:
-        clone = fresh_clone(scratch / f"incremental-{times}x")
-        pages = make_book(clone, times) if times > 1 else len(list((clone / "docs").rglob("*.md")))
-        rows.append({"times": times, "pages": pages, **_serve(clone, repeats)})
+    for times, shared_data in ((1, False), (10, False), (10, True)):
+        clone = fresh_clone(scratch / f"incremental-{times}x{'-shared' if shared_data else ''}")
+        if times > 1:
+            pages = make_book(clone, times, own_data=not shared_data)
+        else:
+            pages = len(list((clone / "docs").rglob("*.md")))
+        rows.append({"times": times, "pages": pages, "shared_data": shared_data, **_serve(clone, repeats)})
     return rows

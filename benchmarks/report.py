@@ -116,7 +116,10 @@ def _incremental(rows: list[dict[str, Any]]) -> list[str]:
         "A real `mkdocs serve --livereload --dirty` (what `make serve` runs; hooks/site/incremental.py keeps its "
         "dirty builds exact) in a fresh clone, and in the synthetic book of 10× the chapters: the time from writing "
         "a file to the edited page being served changed (polled every 10 ms), and the pages the book rebuilt (its "
-        "log line). Chapter: a word appended to docs/grpo.md (/grpo/). Data: one probability in ppo.toml "
+        "log line). In the 10× book each copy's chapters draw on their own data files, as a longer book's chapters "
+        "do (benchmarks/synthetic.py); in the one whose copies share the data, which the benchmark used until "
+        "2026-12-08, an edit of ppo.toml changes ten copies of /ppo/ and of /guide/examples/. Chapter: a word "
+        "appended to docs/grpo.md (/grpo/). Data: one probability in ppo.toml "
         "(/ppo/). Code: a field's docstring in grpo_examples/group.py, which the guide's list of paths shows "
         "(/guide/examples/). The time includes the file watcher (the system's notice, hooks/site/watcher.py) and "
         "serve's 0.1 s wait for quiet after a change.",
@@ -128,10 +131,9 @@ def _incremental(rows: list[dict[str, Any]]) -> list[str]:
         for kind in ("chapter", "data", "code"):
             edit = row[kind]
             rebuilt = ", ".join(str(n) for n in edit["pages_rebuilt"])
-            lines.append(
-                f"| {row['times']}× ({row['pages']} pages) | {kind} | {_seconds(edit['served'])} "
-                f"| {rebuilt} of {row['pages']} |"
-            )
+            shared = ", copies share the data" if row.get("shared_data") else ""
+            book = f"{row['times']}× ({row['pages']} pages){shared}"
+            lines.append(f"| {book} | {kind} | {_seconds(edit['served'])} | {rebuilt} of {row['pages']} |")
     return [*lines, ""]
 
 

@@ -25,27 +25,68 @@ import tomllib
 import types
 import typing
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, ParamSpec, TypeVar
 
 T = TypeVar("T")
-_READ_FROM_FILES: list[functools._lru_cache_wrapper[Any]] = []
+P = ParamSpec("P")
+_READ_FROM_FILES: list[ReadFromFiles[..., Any]] = []
+_reading: list[set[Path]] = []  # the data files each call of a ReadFromFiles under way has read so far, innermost last
 
 
-def read_from_files(function: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
-    """functools.cache, for a function whose result is read from the data files: reread_data() forgets it."""
-    cached = functools.cache(function)
+class ReadFromFiles(Generic[P, T]):
+    """functools.cache for a function whose result is read from the data files, noting which files each result
+    was read from (those load() read during the call, and those of every ReadFromFiles it called, cached or not):
+    reread_data(edited) forgets the results read from an edited file, and keeps the others."""
+
+    def __init__(self, function: Callable[P, T]) -> None:
+        functools.update_wrapper(self, function)
+        self.__wrapped__ = function
+        self._results: dict[object, tuple[T, frozenset[Path]]] = {}
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> T:
+        key = (args, tuple(sorted(kwargs.items())))
+        if key in self._results:
+            value, read = self._results[key]
+            if _reading:  # the caller's result is read from these files too
+                _reading[-1].update(read)
+            return value
+        _reading.append(set())
+        try:
+            value = self.__wrapped__(*args, **kwargs)
+        finally:
+            read = frozenset(_reading.pop())
+            if _reading:  # the caller's result is read from these files too (it may catch what this raised)
+                _reading[-1].update(read)
+        self._results[key] = (value, read)
+        return value
+
+    def cache_clear(self) -> None:
+        self._results.clear()
+
+    def forget(self, edited: frozenset[Path]) -> None:
+        self._results = {key: kept for key, kept in self._results.items() if not kept[1] & edited}
+
+
+def read_from_files(function: Callable[P, T]) -> ReadFromFiles[P, T]:
+    """Cache function's results until a file they were read from is edited (reread_data)."""
+    cached = ReadFromFiles(function)
     _READ_FROM_FILES.append(cached)
     return cached
 
 
-def reread_data() -> None:
-    """Forget every model read from the data files, so that the next call reads them again (a preview server
-    after a data file was edited). What is cached on its arguments alone stays: a training run, on its settings."""
+def reread_data(edited: Iterable[Path] | None = None) -> None:
+    """Forget what was read from the edited data files (from every file, if not told which), so that the next call
+    reads it again: a preview server after a data file was edited. A model read from other files only stays, and
+    so does what is cached on its arguments alone: a training run, on its settings."""
+    files = None if edited is None else frozenset(Path(path).resolve() for path in edited)
     for cached in _READ_FROM_FILES:
-        cached.cache_clear()
+        if files is None:
+            cached.cache_clear()
+        else:
+            cached.forget(files)
 
 
 DATA = Path(__file__).with_name("data")
@@ -153,6 +194,8 @@ def display(path: Path) -> str:
 
 def load(path: Path, schema: type[T]) -> T:
     """The file's tables as an instance of schema; DataError listing every problem if it does not fit."""
+    if _reading:  # a ReadFromFiles call under way: its result is read from this file
+        _reading[-1].add(path.resolve())
     if path.is_symlink() and not path.resolve().is_relative_to(path.parent.resolve()):  # a message would quote it
         raise DataError(path, ["the file is a link to a file outside its folder: put the data itself here"])
     try:

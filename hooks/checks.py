@@ -13,6 +13,7 @@ import importlib
 import os
 import pkgutil
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -27,7 +28,7 @@ from hooks.engine.book import Book
 from hooks.engine.placeholders import OPENING, Problem, expand
 from hooks.engine.report import Problem as BookProblem
 from hooks.engine.report import Report
-from hooks.engine.tree import Subject, fingerprint, subject
+from hooks.engine.tree import Subject, fingerprint, model, subject
 from hooks.site import images, local_addresses, own_files
 from hooks.site.katex import KatexError, KatexProcessError, KatexRenderer
 
@@ -36,6 +37,7 @@ MATH = Path(gx.__file__).resolve().parent  # grpo_examples: its code and its dat
 CACHE_FOLDER = ".cache"  # in the project folder, beside mkdocs.yml; git ignores it
 KATEX_SUPPORTED = "what KaTeX supports: https://katex.org/docs/supported.html"
 _renderer: KatexRenderer | None = None
+_fingerprints: dict[str, tuple[object, str]] = {}  # each subject's model and its fingerprint, as last computed
 
 
 class BookError(Exception):
@@ -497,23 +499,30 @@ def drift_findings(markdown: str, source: Source, used: frozenset[str]) -> list[
 
 
 def fingerprints() -> dict[str, str]:
-    """Each subject's fingerprint (hooks/engine/tree.py), or the error its model raises."""
-    result = {}
+    """Each subject's fingerprint (hooks/engine/tree.py), or the error its model raises. A model grpo_examples still
+    holds (its files were not edited) is the same object, and keeps the fingerprint it had."""
+    global _fingerprints
+    result, kept = {}, {}
     try:
         subjects = book().subjects
     except gx.DataError as error:
         return {"": str(error)}
     for name, each in subjects.items():
         try:
-            result[name] = fingerprint(each)
+            made = model(each)
+            known = _fingerprints.get(name)
+            result[name] = known[1] if known is not None and known[0] is made else fingerprint(each)
+            kept[name] = (made, result[name])
         except Exception as error:  # noqa: BLE001  a model that cannot be built: changed, whatever it was
             result[name] = f"{type(error).__name__}: {error}"
+    _fingerprints = kept
     return result
 
 
-def data_changed() -> None:
-    """The data files were edited: the models and the Book built from them are made again when next asked for."""
-    gx.reread_data()
+def data_changed(edited: Iterable[Path] | None = None) -> None:
+    """The data files were edited (those named, or any): the models read from them and the Book are made again
+    when next asked for."""
+    gx.reread_data(edited)
     book.cache_clear()
 
 

@@ -41,7 +41,7 @@ def _events(reload: bool = False) -> ModuleType:
     if reload and _stamp != (stamp := _source_stamp()):
         edited = {Path(path) for path, _ in set(stamp) ^ set(_stamp)}
         if _stamp and "hooks.events" in sys.modules and all(path.is_relative_to(DATA) for path in edited):
-            sys.modules["hooks.events"].data_changed()  # the code is as it was: its models are read again
+            sys.modules["hooks.events"].data_changed(edited)  # the code is as it was: models are read again
         else:
             if "hooks.events" in sys.modules:
                 sys.modules["hooks.events"].shutdown()

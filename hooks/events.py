@@ -482,9 +482,9 @@ def _source_path_of(path: str | None, config: MkDocsConfig) -> str:
     return source.relative_to(root).as_posix() if source.is_relative_to(root) else str(path)
 
 
-def data_changed() -> None:
-    """Only data files changed since the last build (hooks/entry.py): every model is read again from them."""
-    checks.data_changed()
+def data_changed(edited: set[Path]) -> None:
+    """Only data files changed since the last build (hooks/entry.py): what was read from them is read again."""
+    checks.data_changed(edited)
 
 
 def shutdown() -> None:

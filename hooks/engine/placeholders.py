@@ -72,7 +72,7 @@ class Expansion:
 
     markdown: str
     used: set[str] = field(default_factory=set)
-    read: set[str] = field(default_factory=set)  # models read beyond `used` (the guide's blocks walk every one)
+    read: set[str] = field(default_factory=set)  # models read beyond `used` (a guide's block walks a whole model)
 
 
 def parse(text: str) -> Placeholder:
@@ -273,7 +273,9 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
     name, *paths = placeholder.args
     if name in guide.BLOCKS:
         try:
-            return Expansion(as_markdown(guide.BLOCKS[name](book, *paths)), read=set(book.subjects))
+            # it reads the subjects its paths name (`names ppo`), or, naming none, every one (the drift guard's example)
+            read = {path.split(".")[0] for path in paths} if paths else set(book.subjects)
+            return Expansion(as_markdown(guide.BLOCKS[name](book, *paths)), read=read)
         except guide.GuideError as error:
             raise PlaceholderError(str(error)) from None
         except DataError as error:  # the guide walks every model: a data file with problems is reported there

@@ -615,3 +615,24 @@ def test_the_invisible_characters_are_unicodes_format_characters() -> None:
     every = "".join(chr(code) for code in range(sys.maxunicode + 1))
     found = {match.group() for match in INVISIBLE.finditer(every)}
     assert found == {character for character in every if unicodedata.category(character) == "Cf"}
+
+
+def test_rereading_an_edited_file_forgets_only_what_was_read_from_it() -> None:
+    # `make serve` after an edit of one data file: the models read from other files are kept, not computed again
+    gx.reread_data()
+    easy = gx.group("easy")  # cached first: the practice chapter reads it from the cache, and depends on groups.toml
+    ppo_model, practice_model, bandit_model = gx.chapter("ppo"), gx.chapter("practice"), gx.chapter("bandit")
+
+    gx.reread_data([gx.chapter_file("ppo")])
+    assert gx.chapter("ppo") is not ppo_model
+    assert gx.chapter("practice") is practice_model and gx.chapter("bandit") is bandit_model
+    assert gx.group("easy") is easy
+
+    gx.reread_data([gx.GROUPS_FILE])
+    assert gx.group("easy") is not easy
+    assert gx.chapter("practice") is not practice_model  # it reads the groups
+    assert gx.chapter("bandit") is bandit_model
+
+    bandit_model = gx.chapter("bandit")
+    gx.reread_data()  # not told which: every file
+    assert gx.chapter("bandit") is not bandit_model

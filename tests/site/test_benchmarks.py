@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
 import urllib.request
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from benchmarks.math_cost import site_formulas
 from benchmarks.pages import external_blocking_tags, fonts_without_swap, page_paths
 from benchmarks.report import render
 from benchmarks.static_server import serve
-from benchmarks.synthetic import distinct_tex, make_book
+from benchmarks.synthetic import chapter_names, distinct_tex, make_book
 from benchmarks.targets import judge
 from hooks.engine import scan
 from tests.conftest import ROOT, copy_project
@@ -138,6 +140,25 @@ def test_a_synthetic_book_is_a_config_mkdocs_loads(tmp_path: Path) -> None:
     assert any("Copy 1" in item for item in config["nav"] if isinstance(item, dict))
     [snippets] = [e for e in config["markdown_extensions"] if e == "pymdownx.snippets"]
     assert config["mdx_configs"][snippets]["base_path"] == str(project)  # the copy's own folder, not the book's
+
+
+def test_each_copy_of_a_synthetic_book_draws_on_its_own_chapters(tmp_path: Path) -> None:
+    # a data edit then changes one chapter's pages, as in a longer book, not the same chapter in every copy
+    project = copy_project(tmp_path / "book")
+    chapters = chapter_names(project)
+    make_book(project, 3)
+    assert chapter_names(project) == sorted(f"{name}{copy}" for name in chapters for copy in ("", 1, 2))
+    page = (project / "docs" / "copy-1" / "ppo.md").read_text(encoding="utf-8")
+    assert "<!-- grpo:value ppo1.epsilon -->" in page and "<!-- grpo:value ppo.epsilon -->" not in page
+    assert "<!-- grpo:block ppo-cases ppo1 -->" in page  # the block's name is not a chapter's
+    assert "<!-- grpo:widget clip ppo1 -->" in page
+    assert "<!-- grpo:block names ppo1 -->" in (project / "docs" / "copy-1" / "guide" / "examples.md").read_text()
+    data = project / "grpo_examples" / "data"
+    assert (data / "ppo1.toml").read_bytes() == (data / "ppo.toml").read_bytes()
+    command = [sys.executable, str(ROOT / "scripts" / "check_chapters.py"), "--project", str(project)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "checked 42 pages" in result.stdout  # the copy too, against its own chapters
 
 
 def test_the_report_gives_the_time_of_the_book_files_only_when_measured() -> None:

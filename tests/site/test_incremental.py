@@ -124,6 +124,15 @@ def data_answer(project: Path, step: int) -> str:
     return "a wrong answer of the easy group (its advantages stay, its text changes)"
 
 
+def data_probability(project: Path, step: int) -> str:
+    path = project / "grpo_examples" / "data" / "ppo.toml"
+    text = path.read_text(encoding="utf-8")
+    old = re.search(r"p_new = (0\.2\d)\n", text)
+    assert old is not None, "ppo.toml has no p_new = 0.2x to edit"
+    path.write_text(text.replace(old.group(0), f"p_new = 0.2{3 + step % 2}\n", 1), encoding="utf-8")
+    return "a probability in ppo.toml (a chapter's own data file: the models read from the others are kept)"
+
+
 def code_comment(project: Path, step: int) -> str:
     with (project / "grpo_examples" / "advantages.py").open("a", encoding="utf-8") as code:
         code.write(f"\n# an edit of the code, {step}\n")
@@ -160,6 +169,7 @@ EDITS: list[Callable[[Path, int], str]] = [
     chapter_heading,
     data_title,
     data_answer,
+    data_probability,
     code_comment,
     code_docstring,
     pasted_file,
@@ -206,6 +216,8 @@ def test_an_edit_rebuilds_only_the_pages_it_changes(serving: tuple[Path, Serving
     data_title(project, 0)  # the pages that name the easy group, not the others
     rebuilt = server.rebuild()[0]
     assert "grpo.md" in rebuilt and "references.md" not in rebuilt and "of 14 pages" in rebuilt
+    data_probability(project, 0)  # the PPO chapter and the guide's list of its paths and values
+    assert server.rebuild() == ["grpo: rebuilding 2 of 14 pages: guide/examples.md, ppo.md"]
     nav_order(project, 0)
     assert server.rebuild() == ["grpo: building all 14 pages"]
 
