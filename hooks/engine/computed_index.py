@@ -114,7 +114,8 @@ def matches(book: Book, value: Fraction, places: int | None, in_math: bool) -> l
     candidates = [computed for _, computed in sorted(pool)]
     ranked = sorted(candidates, key=lambda c: (c.in_formula != in_math, abs(abs(c.value) - abs(value))))
     same = [c for c in ranked if near(c, value)]
-    opposite = [c for c in ranked if value != 0 and near(c, -value) and c not in same]
+    taken = set(same)  # a lookup in the list would read all of it, and a long book has many numbers within reach
+    opposite = [c for c in ranked if value != 0 and near(c, -value) and c not in taken]
     first: dict[str, Computed] = {}
     for computed in same + opposite:
         first.setdefault(computed.placeholder, computed)
