@@ -278,7 +278,7 @@ def block(book: Book, placeholder: Placeholder, line: str) -> Expansion:
             return Expansion(as_markdown(guide.BLOCKS[name](book, *paths)), read=read)
         except guide.GuideError as error:
             raise PlaceholderError(str(error)) from None
-        except DataError as error:  # the guide walks every model: a data file with problems is reported there
+        except DataError as error:  # a guide block walks models: a data file with problems is reported there
             raise PlaceholderError(f"{name}: {error}", error) from None
         except (LookupError, ValueError) as error:  # a model its data cannot build (a group it reads is gone)
             raise PlaceholderError(f"{name} {' '.join(paths)}: {error.args[0] if error.args else error}") from None
