@@ -246,13 +246,14 @@ def render(results: dict[str, Any], rationale: str) -> str:
         f"mkdocs-material {machine['mkdocs-material']}, markdown-katex {machine['markdown-katex']}, "
         f"the book's KaTeX {machine['katex']}; Lighthouse {machine['lighthouse']}, terser {machine['terser']}.",
         "",
-        f"Load average (1, 5, 15 min) at the start {load_start}, at the end {load_end}. "
+        f"Load average (1, 5, 15 min) at the start {load_start}, at the end {load_end} (which counts the run's own "
+        "builds and browsers). "
         + (
-            "**The machine was shared while these figures were taken** (other builds and browsers ran at the same "
-            "time): absolute times are inflated and noisy; the medians of repeated runs, and the ratios between runs "
-            "taken side by side, are what to read."
-            if max(load_start[0], load_end[0]) > 0.7
-            else "The machine was otherwise idle."
+            "**The machine was busy when the run started** (other builds and browsers were running): absolute times "
+            "are inflated and noisy; the medians of repeated runs, and the ratios between runs taken side by side, "
+            "are what to read."
+            if load_start[0] > 0.7
+            else "Nothing else was running on the machine when the run started."
         ),
         "",
         "## Targets",

@@ -173,3 +173,13 @@ def test_the_pages_measured_are_every_page_the_whole_book_included(built_site: P
     paths = page_paths(built_site)
     assert "print/" in paths and "" in paths and "grpo/" in paths and "guide/examples/" in paths
     assert len(paths) == len(list(built_site.rglob("index.html")))  # 404.html is not an index.html
+
+
+def test_the_report_calls_the_machine_busy_only_if_it_was_before_the_run() -> None:
+    # the load at the end counts the run's own builds and Lighthouse's Chromium: a full run always ends above 1
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text(encoding="utf-8"))
+    results["machine"]["load_average_at_start"], results["load_average_at_end"] = [0.1, 0.4, 0.8], [1.8, 1.3, 1.1]
+    assert "Nothing else was running on the machine when the run started." in render(results, "")
+    assert "busy" not in render(results, "").split("## Targets")[0]
+    results["machine"]["load_average_at_start"] = [1.5, 1.2, 1.0]
+    assert "**The machine was busy when the run started**" in render(results, "")
