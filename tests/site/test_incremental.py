@@ -147,6 +147,14 @@ def code_docstring(project: Path, step: int) -> str:
     return "a field's docstring in grpo_examples/group.py, which the guide's list of paths shows"
 
 
+def code_number(project: Path, step: int) -> str:
+    path = project / "grpo_examples" / "conventions.py"
+    text = path.read_text(encoding="utf-8")
+    old, new = "    eps=1e-4,\n", "    eps=2e-4,\n"  # TRL's epsilon: shown, and in the widgets' numbers
+    path.write_text(text.replace(old, new) if old in text else text.replace(new, old), encoding="utf-8")
+    return "TRL's epsilon in grpo_examples/conventions.py (code that changes numbers)"
+
+
 def pasted_file(project: Path, step: int) -> str:
     with (project / "tests" / "site" / "new_chapter" / "sampling.py").open("a", encoding="utf-8") as code:
         code.write(f"\n# an edit of a pasted file, {step}\n")
@@ -172,6 +180,7 @@ EDITS: list[Callable[[Path, int], str]] = [
     data_probability,
     code_comment,
     code_docstring,
+    code_number,
     pasted_file,
     nav_order,
 ]
