@@ -376,10 +376,10 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     """No placeholder is left in the page as a comment (hooks/checks.py check_html), and each address of the site's
     own names a file it publishes (check_addresses); the page's date is its sources' (hooks/site/build_date.py), its
     description is checked and escaped, an element that holds only a formula is named for screen readers
-    (hooks/site/math_labels.py), and each table
-    comes in the box Material's script would otherwise move it into on every load (hooks/site/tables.py), and
-    each computed value opens its provenance on a tap or a key (hooks/site/provenance.py), and a long name in
-    inline code wraps at its dots and slashes on a phone (hooks/site/code_breaks.py)."""
+    (hooks/site/math_labels.py), and each table comes in the box Material's script would otherwise move it into on
+    every load (hooks/site/tables.py), and each computed value opens its provenance on a tap or a key
+    (hooks/site/provenance.py), and a long name in inline code wraps at its dots and slashes on a phone
+    (hooks/site/code_breaks.py)."""
     time_limit.stop()  # Markdown is done with the page (hooks/site/time_limit.py)
     source = checks.Source(_source_path(page, config), _text(page, config))
     checks.check_html(html, source, _report)
@@ -477,9 +477,7 @@ def _source_path(page: Page, config: MkDocsConfig) -> str:
 
 
 def _source_path_of(path: str | None, config: MkDocsConfig) -> str:
-    root = _project(config)
-    source = Path(path or "").resolve()
-    return source.relative_to(root).as_posix() if source.is_relative_to(root) else str(path)
+    return checks.shown_path(Path(path or "").resolve(), _project(config))
 
 
 def data_changed(edited: set[Path]) -> None:

@@ -3,11 +3,10 @@
 Chapters come from contributors and CI publishes them, so what a chapter's Markdown or raw HTML puts on its page
 must not run in the reader's browser (a `<script>`, an `onerror=`, a `javascript:` link) nor make the page fetch
 from another host (an image, a frame, a stylesheet) or tell one of the reader's clicks (a link's `ping=`). Links to
-other sites stay: following one is the reader's choice. Nor may it hold what the book's PDF and EPUB cannot (a video,
-a sound), which would be a blank box on paper and a file epubcheck cannot find, nor a form, which would send
-what a reader types wherever its action says. The book's own scripts come from
-the theme and from docs/assets/, and a widget's data is a `<script type="application/json">`, which the browser does
-not run.
+other sites stay: following one is the reader's choice. Nor may it hold what the book's PDF and EPUB cannot (a
+video, a sound), which would be a blank box on paper and a file epubcheck cannot find, nor a form, which would send
+what a reader types wherever its action says. The book's own scripts come from the theme and from docs/assets/, and
+a widget's data is a `<script type="application/json">`, which the browser does not run.
 
 Read on the page's HTML, after Markdown, so that every way of writing it counts (an image by reference, an attribute
 list, raw HTML); a few searches find the pages worth parsing, almost none, and only those are parsed.
